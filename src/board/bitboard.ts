@@ -1,0 +1,264 @@
+// Bitboards as two 32-bit halves. Square 0 is a1, 7 is h1, 63 is h8; the low
+// half holds squares 0..31 (ranks 1-4), the high half squares 32..63.
+//
+import { BISHOP_MAGICS, ROOK_MAGICS } from './magics.js';
+
+// JavaScript has no fast 64-bit integer, so every set of squares travels as a
+// (lo, hi) pair of int32 values. Tables that hold bitboards store the pair at
+// indices 2*i and 2*i + 1 of an Int32Array (int32 reads stay small integers
+// in V8, unlike Uint32Array reads above 2^31).
+
+/** Number of set bits in a 32-bit value. */
+export function popcount32(x: number): number {
+  x = x - ((x >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
+/** Index of the lowest set bit of a non-zero 32-bit value. */
+export function lsb32(x: number): number {
+  return 31 - Math.clz32(x & -x);
+}
+
+/** True when square `sq` is in the set (lo, hi). */
+export function hasSquare(lo: number, hi: number, sq: number): boolean {
+  return (((sq < 32 ? lo : hi) >>> sq) & 1) !== 0;
+}
+
+export function fileOf(sq: number): number {
+  return sq & 7;
+}
+
+export function rankOf(sq: number): number {
+  return sq >> 3;
+}
+
+export function squareName(sq: number): string {
+  return String.fromCharCode(97 + (sq & 7)) + String.fromCharCode(49 + (sq >> 3));
+}
+
+/** Parses "e4" into a square index, or -1. */
+export function parseSquare(s: string): number {
+  if (s.length !== 2) return -1;
+  const f = s.charCodeAt(0) - 97;
+  const r = s.charCodeAt(1) - 49;
+  if (f < 0 || f > 7 || r < 0 || r > 7) return -1;
+  return r * 8 + f;
+}
+
+// ---------------------------------------------------------------------------
+// Leaper attacks: knight, king and pawn (by colour).
+
+export const KNIGHT_ATTACKS = new Int32Array(128);
+export const KING_ATTACKS = new Int32Array(128);
+/** PAWN_ATTACKS[(colour * 64 + sq) * 2 + half]: squares a pawn of that colour on sq attacks. */
+export const PAWN_ATTACKS = new Int32Array(256);
+
+function setBit(table: Int32Array, index: number, sq: number): void {
+  table[index * 2 + (sq >> 5)] |= 1 << (sq & 31);
+}
+
+function onBoard(f: number, r: number): boolean {
+  return f >= 0 && f < 8 && r >= 0 && r < 8;
+}
+
+const KNIGHT_STEPS = [
+  [1, 2], [2, 1], [2, -1], [1, -2], [-1, -2], [-2, -1], [-2, 1], [-1, 2],
+];
+const KING_STEPS = [
+  [1, 0], [1, 1], [0, 1], [-1, 1], [-1, 0], [-1, -1], [0, -1], [1, -1],
+];
+const ROOK_DIRS = [[1, 0], [-1, 0], [0, 1], [0, -1]];
+const BISHOP_DIRS = [[1, 1], [1, -1], [-1, 1], [-1, -1]];
+
+for (let sq = 0; sq < 64; sq++) {
+  const f = sq & 7;
+  const r = sq >> 3;
+  for (const [df, dr] of KNIGHT_STEPS) {
+    if (onBoard(f + df, r + dr)) setBit(KNIGHT_ATTACKS, sq, (r + dr) * 8 + f + df);
+  }
+  for (const [df, dr] of KING_STEPS) {
+    if (onBoard(f + df, r + dr)) setBit(KING_ATTACKS, sq, (r + dr) * 8 + f + df);
+  }
+  for (const df of [-1, 1]) {
+    if (onBoard(f + df, r + 1)) setBit(PAWN_ATTACKS, sq, (r + 1) * 8 + f + df);
+    if (onBoard(f + df, r - 1)) setBit(PAWN_ATTACKS, 64 + sq, (r - 1) * 8 + f + df);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Lines between squares.
+
+/** BETWEEN[(a * 64 + b) * 2 + half]: squares strictly between a and b on a shared line, else empty. */
+export const BETWEEN = new Int32Array(64 * 64 * 2);
+/** LINE[(a * 64 + b) * 2 + half]: the whole line through a and b (both included), else empty. */
+export const LINE = new Int32Array(64 * 64 * 2);
+
+for (let a = 0; a < 64; a++) {
+  const af = a & 7;
+  const ar = a >> 3;
+  for (const [df, dr] of [...ROOK_DIRS, ...BISHOP_DIRS]) {
+    // Walk from a in this direction; every square b reached shares the line.
+    let f = af + df;
+    let r = ar + dr;
+    const passed: number[] = [];
+    while (onBoard(f, r)) {
+      const b = r * 8 + f;
+      for (const s of passed) setBit(BETWEEN, a * 64 + b, s);
+      // The full line: extend both ways from a.
+      for (const sign of [1, -1]) {
+        let lf = af;
+        let lr = ar;
+        while (onBoard(lf, lr)) {
+          setBit(LINE, a * 64 + b, lr * 8 + lf);
+          lf += sign * df;
+          lr += sign * dr;
+        }
+      }
+      passed.push(b);
+      f += df;
+      r += dr;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Sliding attacks by magic lookup adapted to 32-bit multiplies: the relevant
+// occupancy (lo, hi) is hashed as (lo * magicLo ^ hi * magicHi) >>> shift,
+// which indexes a table holding every attack set of that square. The magic
+// numbers were found by `npx tsx src/board/find-magics.ts` (a seeded search);
+// a test checks every entry against a ray walk.
+
+/** Attack sets of rooks and bishops; rookIndex/bishopIndex return an index of the lo half. */
+export const SLIDER_ATTACKS = new Int32Array((102400 + 5248) * 2);
+
+const ROOK_MASK = new Int32Array(128);
+const ROOK_MAGIC = new Int32Array(128);
+const ROOK_SHIFT = new Int32Array(64);
+const ROOK_OFFSET = new Int32Array(64);
+const BISHOP_MASK = new Int32Array(128);
+const BISHOP_MAGIC = new Int32Array(128);
+const BISHOP_SHIFT = new Int32Array(64);
+const BISHOP_OFFSET = new Int32Array(64);
+
+/** Empty-board rook and bishop rays (for pin and check detection). */
+export const ROOK_RAYS = new Int32Array(128);
+export const BISHOP_RAYS = new Int32Array(128);
+
+/** Index into SLIDER_ATTACKS of the rook attacks from sq with occupancy (lo, hi). */
+export function rookIndex(sq: number, lo: number, hi: number): number {
+  const i = sq * 2;
+  return (
+    ROOK_OFFSET[sq] +
+    (((Math.imul(lo & ROOK_MASK[i], ROOK_MAGIC[i]) ^ Math.imul(hi & ROOK_MASK[i + 1], ROOK_MAGIC[i + 1])) >>>
+      ROOK_SHIFT[sq]) <<
+      1)
+  );
+}
+
+/** Index into SLIDER_ATTACKS of the bishop attacks from sq with occupancy (lo, hi). */
+export function bishopIndex(sq: number, lo: number, hi: number): number {
+  const i = sq * 2;
+  return (
+    BISHOP_OFFSET[sq] +
+    (((Math.imul(lo & BISHOP_MASK[i], BISHOP_MAGIC[i]) ^ Math.imul(hi & BISHOP_MASK[i + 1], BISHOP_MAGIC[i + 1])) >>>
+      BISHOP_SHIFT[sq]) <<
+      1)
+  );
+}
+
+/** Attacks by walking rays from sq, stopping at occupied squares; written to out[index]. */
+function slidingAttacks(sq: number, dirs: number[][], occLo: number, occHi: number, out: Int32Array, index: number): void {
+  out[index * 2] = 0;
+  out[index * 2 + 1] = 0;
+  for (const [df, dr] of dirs) {
+    let f = (sq & 7) + df;
+    let r = (sq >> 3) + dr;
+    while (onBoard(f, r)) {
+      const s = r * 8 + f;
+      setBit(out, index, s);
+      if (hasSquare(occLo, occHi, s)) break;
+      f += df;
+      r += dr;
+    }
+  }
+}
+
+export interface SliderOccupancies {
+  /** Relevant squares: the rays without their last square (an edge square never blocks further). */
+  relevant: number[];
+  occLo: Int32Array;
+  occHi: Int32Array;
+  /** attacks[2k], attacks[2k + 1]: the attack set for occupancy k. */
+  attacks: Int32Array;
+}
+
+/** Every subset of the relevant squares of sq, with its attack set. */
+export function sliderOccupancies(sq: number, bishop: boolean): SliderOccupancies {
+  const dirs = bishop ? BISHOP_DIRS : ROOK_DIRS;
+  const relevant: number[] = [];
+  for (const [df, dr] of dirs) {
+    let f = (sq & 7) + df;
+    let r = (sq >> 3) + dr;
+    while (onBoard(f + df, r + dr)) {
+      relevant.push(r * 8 + f);
+      f += df;
+      r += dr;
+    }
+  }
+  const size = 1 << relevant.length;
+  const occLo = new Int32Array(size);
+  const occHi = new Int32Array(size);
+  const attacks = new Int32Array(size * 2);
+  for (let k = 0; k < size; k++) {
+    let lo = 0;
+    let hi = 0;
+    for (let b = 0; b < relevant.length; b++) {
+      if (k & (1 << b)) {
+        const s = relevant[b];
+        if (s < 32) lo |= 1 << s;
+        else hi |= 1 << (s - 32);
+      }
+    }
+    occLo[k] = lo;
+    occHi[k] = hi;
+    slidingAttacks(sq, dirs, lo, hi, attacks, k);
+  }
+  return { relevant, occLo, occHi, attacks };
+}
+
+function initSliders(
+  bishop: boolean,
+  magics: readonly number[],
+  mask: Int32Array,
+  magic: Int32Array,
+  shift: Int32Array,
+  offset: Int32Array,
+  rays: Int32Array,
+  start: number,
+): number {
+  let next = start;
+  for (let sq = 0; sq < 64; sq++) {
+    const { relevant, occLo, occHi, attacks } = sliderOccupancies(sq, bishop);
+    slidingAttacks(sq, bishop ? BISHOP_DIRS : ROOK_DIRS, 0, 0, rays, sq);
+    for (const s of relevant) setBit(mask, sq, s);
+    const bits = relevant.length;
+    const mLo = magics[sq * 2] | 0;
+    const mHi = magics[sq * 2 + 1] | 0;
+    magic[sq * 2] = mLo;
+    magic[sq * 2 + 1] = mHi;
+    shift[sq] = 32 - bits;
+    offset[sq] = next * 2;
+    for (let k = 0; k < 1 << bits; k++) {
+      const idx = (Math.imul(occLo[k], mLo) ^ Math.imul(occHi[k], mHi)) >>> (32 - bits);
+      SLIDER_ATTACKS[(next + idx) * 2] = attacks[k * 2];
+      SLIDER_ATTACKS[(next + idx) * 2 + 1] = attacks[k * 2 + 1];
+    }
+    next += 1 << bits;
+  }
+  return next;
+}
+
+const rookEnd = initSliders(false, ROOK_MAGICS, ROOK_MASK, ROOK_MAGIC, ROOK_SHIFT, ROOK_OFFSET, ROOK_RAYS, 0);
+initSliders(true, BISHOP_MAGICS, BISHOP_MASK, BISHOP_MAGIC, BISHOP_SHIFT, BISHOP_OFFSET, BISHOP_RAYS, rookEnd);

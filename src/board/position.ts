@@ -1,0 +1,696 @@
+// The position: pieces on bitboards and a mailbox, side to move, castling,
+// en passant, counters, the Polyglot Zobrist key, and make/unmake with an
+// undo stack. Nothing here allocates after construction.
+
+import {
+  BETWEEN,
+  BISHOP_RAYS,
+  KING_ATTACKS,
+  KNIGHT_ATTACKS,
+  PAWN_ATTACKS,
+  ROOK_RAYS,
+  SLIDER_ATTACKS,
+  bishopIndex,
+  hasSquare,
+  lsb32,
+  parseSquare,
+  popcount32,
+  rookIndex,
+  squareName,
+} from './bitboard.js';
+import { POLYGLOT_RANDOM } from './polyglot-random.js';
+import {
+  BISHOP,
+  BLACK,
+  CASTLE,
+  DOUBLE_PUSH,
+  EN_PASSANT,
+  KING,
+  KNIGHT,
+  PAWN,
+  QUEEN,
+  ROOK,
+  WHITE,
+  makePiece,
+  moveFrom,
+  moveKind,
+  moveTo,
+  pieceChar,
+  pieceFromChar,
+  promotionType,
+} from './types.js';
+import { PHASE_WEIGHT, PSQ_EG, PSQ_MG } from '../eval/psqt.js';
+
+export const START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+
+/** Castling rights: one bit per (colour, side). */
+export const WHITE_OO = 1;
+export const WHITE_OOO = 2;
+export const BLACK_OO = 4;
+export const BLACK_OOO = 8;
+
+/** Longest game (in plies) the undo stack can hold, game history included. */
+const STACK_SIZE = 8192;
+
+// Zobrist keys from Polyglot's random numbers, as [lo, hi] int32 pairs.
+// Polyglot's piece kind: black pawn 0, white pawn 1, black knight 2, ...
+const ZOBRIST_PIECE = new Int32Array(16 * 64 * 2);
+const ZOBRIST_CASTLING = new Int32Array(16 * 2);
+const ZOBRIST_EP_FILE = new Int32Array(8 * 2);
+const ZOBRIST_WHITE_TO_MOVE_LO = POLYGLOT_RANDOM[780 * 2 + 1] | 0;
+const ZOBRIST_WHITE_TO_MOVE_HI = POLYGLOT_RANDOM[780 * 2] | 0;
+
+for (let color = 0; color < 2; color++) {
+  for (let type = PAWN; type <= KING; type++) {
+    const kind = (type - 1) * 2 + (color === WHITE ? 1 : 0);
+    const piece = makePiece(color, type);
+    for (let sq = 0; sq < 64; sq++) {
+      const r = 64 * kind + sq;
+      ZOBRIST_PIECE[(piece * 64 + sq) * 2] = POLYGLOT_RANDOM[r * 2 + 1] | 0;
+      ZOBRIST_PIECE[(piece * 64 + sq) * 2 + 1] = POLYGLOT_RANDOM[r * 2] | 0;
+    }
+  }
+}
+for (let rights = 0; rights < 16; rights++) {
+  for (let bit = 0; bit < 4; bit++) {
+    if (rights & (1 << bit)) {
+      ZOBRIST_CASTLING[rights * 2] ^= POLYGLOT_RANDOM[(768 + bit) * 2 + 1] | 0;
+      ZOBRIST_CASTLING[rights * 2 + 1] ^= POLYGLOT_RANDOM[(768 + bit) * 2] | 0;
+    }
+  }
+}
+for (let file = 0; file < 8; file++) {
+  ZOBRIST_EP_FILE[file * 2] = POLYGLOT_RANDOM[(772 + file) * 2 + 1] | 0;
+  ZOBRIST_EP_FILE[file * 2 + 1] = POLYGLOT_RANDOM[(772 + file) * 2] | 0;
+}
+
+/** A FEN the parser refused, with the reason in the message. */
+export class FenError extends Error {}
+
+export class Position {
+  /** Piece code on each square (0 = empty). */
+  readonly board = new Uint8Array(64);
+  /**
+   * Bitboards as (lo, hi) pairs: index piece * 2 for each piece code, and
+   * (colour * 8) * 2 for all pieces of a colour (piece type 0 of that colour).
+   */
+  readonly bb = new Int32Array(32);
+  readonly kingSq = new Int32Array(2);
+
+  side = WHITE;
+  /** Castling rights, a mix of WHITE_OO | WHITE_OOO | BLACK_OO | BLACK_OOO. */
+  castling = 0;
+  /** En-passant target square, set only when a pawn of the side to move can capture there; else -1. */
+  ep = -1;
+  halfmove = 0;
+  fullmove = 1;
+  keyLo = 0;
+  keyHi = 0;
+  /** Incrementally summed piece-square scores (White minus Black) and game phase. */
+  psqMg = 0;
+  psqEg = 0;
+  phase = 0;
+  /** Write castling moves king-takes-rook (Chess960) instead of king two squares. */
+  chess960 = false;
+
+  // Castling geometry, per right index 0..3 (WHITE_OO, WHITE_OOO, BLACK_OO, BLACK_OOO).
+  readonly castleRookSq = new Int32Array(4);
+  readonly castleKingTo = new Int32Array(4);
+  readonly castleRookTo = new Int32Array(4);
+  /** Squares that must be empty to castle (everything the king and rook cross, less themselves). */
+  readonly castlePath = new Int32Array(8);
+  /** Rights lost when a move starts or ends on this square. */
+  readonly castleMask = new Uint8Array(64);
+
+  /** Undo stack, one entry per ply played since the position was set. */
+  ply = 0;
+  readonly stackMove = new Int32Array(STACK_SIZE);
+  readonly stackCaptured = new Uint8Array(STACK_SIZE);
+  readonly stackCastling = new Uint8Array(STACK_SIZE);
+  readonly stackEp = new Int8Array(STACK_SIZE);
+  readonly stackHalfmove = new Int32Array(STACK_SIZE);
+  readonly stackKeyLo = new Int32Array(STACK_SIZE);
+  readonly stackKeyHi = new Int32Array(STACK_SIZE);
+  readonly stackMg = new Int32Array(STACK_SIZE);
+  readonly stackEg = new Int32Array(STACK_SIZE);
+  readonly stackPhase = new Int32Array(STACK_SIZE);
+
+  constructor(fen: string = START_FEN) {
+    this.setFen(fen);
+  }
+
+  // -------------------------------------------------------------------------
+  // Piece placement primitives.
+
+  /** Puts piece on an empty square, updating bitboards, key and scores. */
+  private addPiece(piece: number, sq: number): void {
+    const half = sq >> 5;
+    const bit = 1 << (sq & 31);
+    this.board[sq] = piece;
+    this.bb[piece * 2 + half] |= bit;
+    this.bb[(piece & 8) * 2 + half] |= bit;
+    const z = (piece * 64 + sq) * 2;
+    this.keyLo ^= ZOBRIST_PIECE[z];
+    this.keyHi ^= ZOBRIST_PIECE[z + 1];
+    this.psqMg += PSQ_MG[piece * 64 + sq];
+    this.psqEg += PSQ_EG[piece * 64 + sq];
+    this.phase += PHASE_WEIGHT[piece];
+  }
+
+  /** Removes the piece on sq, updating bitboards, key and scores. */
+  private removePiece(sq: number): void {
+    const piece = this.board[sq];
+    const half = sq >> 5;
+    const bit = ~(1 << (sq & 31));
+    this.board[sq] = 0;
+    this.bb[piece * 2 + half] &= bit;
+    this.bb[(piece & 8) * 2 + half] &= bit;
+    const z = (piece * 64 + sq) * 2;
+    this.keyLo ^= ZOBRIST_PIECE[z];
+    this.keyHi ^= ZOBRIST_PIECE[z + 1];
+    this.psqMg -= PSQ_MG[piece * 64 + sq];
+    this.psqEg -= PSQ_EG[piece * 64 + sq];
+    this.phase -= PHASE_WEIGHT[piece];
+  }
+
+  /** Board and bitboards only: unmake restores key and scores from the stack. */
+  private putRaw(piece: number, sq: number): void {
+    const half = sq >> 5;
+    const bit = 1 << (sq & 31);
+    this.board[sq] = piece;
+    this.bb[piece * 2 + half] |= bit;
+    this.bb[(piece & 8) * 2 + half] |= bit;
+  }
+
+  private removeRaw(sq: number): void {
+    const piece = this.board[sq];
+    const half = sq >> 5;
+    const bit = ~(1 << (sq & 31));
+    this.board[sq] = 0;
+    this.bb[piece * 2 + half] &= bit;
+    this.bb[(piece & 8) * 2 + half] &= bit;
+  }
+
+  // -------------------------------------------------------------------------
+  // Attacks.
+
+  /** True when square sq is attacked by a piece of colour `by`, with occupancy (occLo, occHi). */
+  isAttackedWith(sq: number, by: number, occLo: number, occHi: number): boolean {
+    const bb = this.bb;
+    const p = by << 3;
+    const s2 = sq * 2;
+    // A pawn of `by` attacks sq when a pawn of the other colour on sq would attack it back.
+    const pw = (((by ^ 1) * 64 + sq) * 2) | 0;
+    if ((PAWN_ATTACKS[pw] & bb[(p | PAWN) * 2]) | (PAWN_ATTACKS[pw + 1] & bb[(p | PAWN) * 2 + 1])) return true;
+    if ((KNIGHT_ATTACKS[s2] & bb[(p | KNIGHT) * 2]) | (KNIGHT_ATTACKS[s2 + 1] & bb[(p | KNIGHT) * 2 + 1])) return true;
+    if ((KING_ATTACKS[s2] & bb[(p | KING) * 2]) | (KING_ATTACKS[s2 + 1] & bb[(p | KING) * 2 + 1])) return true;
+    const rqLo = bb[(p | ROOK) * 2] | bb[(p | QUEEN) * 2];
+    const rqHi = bb[(p | ROOK) * 2 + 1] | bb[(p | QUEEN) * 2 + 1];
+    if ((ROOK_RAYS[s2] & rqLo) | (ROOK_RAYS[s2 + 1] & rqHi)) {
+      const r = rookIndex(sq, occLo, occHi);
+      if ((SLIDER_ATTACKS[r] & rqLo) | (SLIDER_ATTACKS[r + 1] & rqHi)) return true;
+    }
+    const bqLo = bb[(p | BISHOP) * 2] | bb[(p | QUEEN) * 2];
+    const bqHi = bb[(p | BISHOP) * 2 + 1] | bb[(p | QUEEN) * 2 + 1];
+    if ((BISHOP_RAYS[s2] & bqLo) | (BISHOP_RAYS[s2 + 1] & bqHi)) {
+      const b = bishopIndex(sq, occLo, occHi);
+      if ((SLIDER_ATTACKS[b] & bqLo) | (SLIDER_ATTACKS[b + 1] & bqHi)) return true;
+    }
+    return false;
+  }
+
+  isAttacked(sq: number, by: number): boolean {
+    return this.isAttackedWith(sq, by, this.bb[0] | this.bb[16], this.bb[1] | this.bb[17]);
+  }
+
+  /** True when the side to move is in check. */
+  inCheck(): boolean {
+    return this.isAttacked(this.kingSq[this.side], this.side ^ 1);
+  }
+
+  // -------------------------------------------------------------------------
+  // Make and unmake.
+
+  /** Plays a legal move (from the move generator). */
+  makeMove(move: number): void {
+    const ply = this.ply;
+    this.stackMove[ply] = move;
+    this.stackCastling[ply] = this.castling;
+    this.stackEp[ply] = this.ep;
+    this.stackHalfmove[ply] = this.halfmove;
+    this.stackKeyLo[ply] = this.keyLo;
+    this.stackKeyHi[ply] = this.keyHi;
+    this.stackMg[ply] = this.psqMg;
+    this.stackEg[ply] = this.psqEg;
+    this.stackPhase[ply] = this.phase;
+    this.ply = ply + 1;
+
+    const us = this.side;
+    const from = moveFrom(move);
+    const to = moveTo(move);
+    const kind = moveKind(move);
+    const piece = this.board[from];
+
+    if (this.ep >= 0) {
+      this.keyLo ^= ZOBRIST_EP_FILE[(this.ep & 7) * 2];
+      this.keyHi ^= ZOBRIST_EP_FILE[(this.ep & 7) * 2 + 1];
+      this.ep = -1;
+    }
+    this.halfmove++;
+
+    if (kind === CASTLE) {
+      // `to` is the rook's square; king and rook land on their fixed files.
+      const right = to > from ? 0 : 1;
+      const r = us * 2 + right;
+      this.stackCaptured[ply] = 0;
+      this.removePiece(from);
+      this.removePiece(to);
+      this.addPiece(makePiece(us, KING), this.castleKingTo[r]);
+      this.addPiece(makePiece(us, ROOK), this.castleRookTo[r]);
+      this.kingSq[us] = this.castleKingTo[r];
+    } else {
+      let captured = this.board[to];
+      if (kind === EN_PASSANT) {
+        const capSq = to ^ 8;
+        captured = this.board[capSq];
+        this.removePiece(capSq);
+      } else if (captured !== 0) {
+        this.removePiece(to);
+      }
+      this.stackCaptured[ply] = captured;
+      if (captured !== 0 || (piece & 7) === PAWN) this.halfmove = 0;
+
+      this.removePiece(from);
+      if (kind >= 4) this.addPiece(makePiece(us, promotionType(move)), to);
+      else this.addPiece(piece, to);
+      if ((piece & 7) === KING) this.kingSq[us] = to;
+
+      if (kind === DOUBLE_PUSH) {
+        // Record the en-passant square only if an enemy pawn can capture there.
+        const epSq = (from + to) >> 1;
+        const them = us ^ 1;
+        const pa = ((us * 64 + epSq) * 2) | 0;
+        const pawns = (them << 3) | PAWN;
+        if ((PAWN_ATTACKS[pa] & this.bb[pawns * 2]) | (PAWN_ATTACKS[pa + 1] & this.bb[pawns * 2 + 1])) {
+          this.ep = epSq;
+          this.keyLo ^= ZOBRIST_EP_FILE[(epSq & 7) * 2];
+          this.keyHi ^= ZOBRIST_EP_FILE[(epSq & 7) * 2 + 1];
+        }
+      }
+    }
+
+    const rights = this.castling & ~(this.castleMask[from] | this.castleMask[to]);
+    if (rights !== this.castling) {
+      this.keyLo ^= ZOBRIST_CASTLING[this.castling * 2] ^ ZOBRIST_CASTLING[rights * 2];
+      this.keyHi ^= ZOBRIST_CASTLING[this.castling * 2 + 1] ^ ZOBRIST_CASTLING[rights * 2 + 1];
+      this.castling = rights;
+    }
+
+    if (us === BLACK) this.fullmove++;
+    this.side = us ^ 1;
+    this.keyLo ^= ZOBRIST_WHITE_TO_MOVE_LO;
+    this.keyHi ^= ZOBRIST_WHITE_TO_MOVE_HI;
+  }
+
+  /** Takes back the last move played with makeMove. */
+  unmakeMove(): void {
+    const ply = --this.ply;
+    const move = this.stackMove[ply];
+    const them = this.side;
+    const us = them ^ 1;
+    this.side = us;
+    if (us === BLACK) this.fullmove--;
+    const from = moveFrom(move);
+    const to = moveTo(move);
+    const kind = moveKind(move);
+
+    if (kind === CASTLE) {
+      const r = us * 2 + (to > from ? 0 : 1);
+      this.removeRaw(this.castleKingTo[r]);
+      this.removeRaw(this.castleRookTo[r]);
+      this.putRaw(makePiece(us, KING), from);
+      this.putRaw(makePiece(us, ROOK), to);
+      this.kingSq[us] = from;
+    } else {
+      const moved = kind >= 4 ? makePiece(us, PAWN) : this.board[to];
+      this.removeRaw(to);
+      this.putRaw(moved, from);
+      if ((moved & 7) === KING) this.kingSq[us] = from;
+      const captured = this.stackCaptured[ply];
+      if (captured !== 0) this.putRaw(captured, kind === EN_PASSANT ? to ^ 8 : to);
+    }
+
+    this.castling = this.stackCastling[ply];
+    this.ep = this.stackEp[ply];
+    this.halfmove = this.stackHalfmove[ply];
+    this.keyLo = this.stackKeyLo[ply];
+    this.keyHi = this.stackKeyHi[ply];
+    this.psqMg = this.stackMg[ply];
+    this.psqEg = this.stackEg[ply];
+    this.phase = this.stackPhase[ply];
+  }
+
+  /** Passes the move (for null-move pruning); the side to move must not be in check. */
+  makeNullMove(): void {
+    const ply = this.ply;
+    this.stackMove[ply] = 0;
+    this.stackCaptured[ply] = 0;
+    this.stackCastling[ply] = this.castling;
+    this.stackEp[ply] = this.ep;
+    this.stackHalfmove[ply] = this.halfmove;
+    this.stackKeyLo[ply] = this.keyLo;
+    this.stackKeyHi[ply] = this.keyHi;
+    this.stackMg[ply] = this.psqMg;
+    this.stackEg[ply] = this.psqEg;
+    this.stackPhase[ply] = this.phase;
+    this.ply = ply + 1;
+    if (this.ep >= 0) {
+      this.keyLo ^= ZOBRIST_EP_FILE[(this.ep & 7) * 2];
+      this.keyHi ^= ZOBRIST_EP_FILE[(this.ep & 7) * 2 + 1];
+      this.ep = -1;
+    }
+    this.halfmove++;
+    this.side ^= 1;
+    this.keyLo ^= ZOBRIST_WHITE_TO_MOVE_LO;
+    this.keyHi ^= ZOBRIST_WHITE_TO_MOVE_HI;
+  }
+
+  unmakeNullMove(): void {
+    const ply = --this.ply;
+    this.side ^= 1;
+    this.ep = this.stackEp[ply];
+    this.halfmove = this.stackHalfmove[ply];
+    this.keyLo = this.stackKeyLo[ply];
+    this.keyHi = this.stackKeyHi[ply];
+  }
+
+  /**
+   * True when the current position occurred before since the last irreversible
+   * move (a capture, pawn move or castling-right change resets the clock).
+   */
+  isRepetition(): boolean {
+    const stop = Math.max(0, this.ply - this.halfmove);
+    for (let i = this.ply - 4; i >= stop; i -= 2) {
+      if (this.stackKeyLo[i] === this.keyLo && this.stackKeyHi[i] === this.keyHi) return true;
+    }
+    return false;
+  }
+
+  /** Forgets the undo history (keeps the position); makeMove history before this point is lost. */
+  clearHistory(): void {
+    this.ply = 0;
+  }
+
+  // -------------------------------------------------------------------------
+  // FEN.
+
+  /** Sets the position from FEN (or X-FEN / Shredder-FEN castling); throws FenError if invalid. */
+  setFen(fen: string): void {
+    const parsed = parseFen(fen);
+    const previous = this.kingSq[0] !== this.kingSq[1] ? this.fen() : START_FEN;
+    this.load(parsed);
+    if (this.isAttacked(this.kingSq[this.side ^ 1], this.side)) {
+      this.load(parseFen(previous));
+      throw new FenError('the side not to move is in check');
+    }
+  }
+
+  private load(parsed: ParsedFen): void {
+    this.board.fill(0);
+    this.bb.fill(0);
+    this.keyLo = 0;
+    this.keyHi = 0;
+    this.psqMg = 0;
+    this.psqEg = 0;
+    this.phase = 0;
+    this.ply = 0;
+    for (let sq = 0; sq < 64; sq++) {
+      const piece = parsed.board[sq];
+      if (piece !== 0) {
+        this.addPiece(piece, sq);
+        if ((piece & 7) === KING) this.kingSq[piece >> 3] = sq;
+      }
+    }
+    this.side = parsed.side;
+    if (this.side === WHITE) {
+      this.keyLo ^= ZOBRIST_WHITE_TO_MOVE_LO;
+      this.keyHi ^= ZOBRIST_WHITE_TO_MOVE_HI;
+    }
+    this.castling = 0;
+    this.castleMask.fill(0);
+    this.castleRookSq.fill(-1);
+    for (let r = 0; r < 4; r++) {
+      const rookSq = parsed.castleRooks[r];
+      if (rookSq < 0) continue;
+      this.setCastlingRight(r, rookSq);
+    }
+    this.keyLo ^= ZOBRIST_CASTLING[this.castling * 2];
+    this.keyHi ^= ZOBRIST_CASTLING[this.castling * 2 + 1];
+    this.ep = -1;
+    if (parsed.ep >= 0) {
+      // Keep the square only if a pawn of the side to move can take there.
+      const pa = (((this.side ^ 1) * 64 + parsed.ep) * 2) | 0;
+      const pawns = (this.side << 3) | PAWN;
+      if ((PAWN_ATTACKS[pa] & this.bb[pawns * 2]) | (PAWN_ATTACKS[pa + 1] & this.bb[pawns * 2 + 1])) {
+        this.ep = parsed.ep;
+        this.keyLo ^= ZOBRIST_EP_FILE[(parsed.ep & 7) * 2];
+        this.keyHi ^= ZOBRIST_EP_FILE[(parsed.ep & 7) * 2 + 1];
+      }
+    }
+    this.halfmove = parsed.halfmove;
+    this.fullmove = parsed.fullmove;
+  }
+
+  private setCastlingRight(r: number, rookSq: number): void {
+    const color = r >> 1;
+    const kingFrom = this.kingSq[color];
+    const backRank = color === WHITE ? 0 : 56;
+    const kingTo = backRank + ((r & 1) === 0 ? 6 : 2);
+    const rookTo = backRank + ((r & 1) === 0 ? 5 : 3);
+    this.castling |= 1 << r;
+    this.castleRookSq[r] = rookSq;
+    this.castleKingTo[r] = kingTo;
+    this.castleRookTo[r] = rookTo;
+    let lo = 0;
+    let hi = 0;
+    const span = (a: number, b: number): void => {
+      for (let s = Math.min(a, b); s <= Math.max(a, b); s++) {
+        if (s !== kingFrom && s !== rookSq) {
+          if (s < 32) lo |= 1 << s;
+          else hi |= 1 << (s - 32);
+        }
+      }
+    };
+    span(kingFrom, kingTo);
+    span(rookSq, rookTo);
+    this.castlePath[r * 2] = lo;
+    this.castlePath[r * 2 + 1] = hi;
+    this.castleMask[kingFrom] |= color === WHITE ? WHITE_OO | WHITE_OOO : BLACK_OO | BLACK_OOO;
+    this.castleMask[rookSq] |= 1 << r;
+  }
+
+  /** The position as FEN; castling in X-FEN style (KQkq unless a rook is not the outermost). */
+  fen(): string {
+    let out = '';
+    for (let rank = 7; rank >= 0; rank--) {
+      let empty = 0;
+      for (let file = 0; file < 8; file++) {
+        const piece = this.board[rank * 8 + file];
+        if (piece === 0) {
+          empty++;
+        } else {
+          if (empty > 0) out += empty;
+          empty = 0;
+          out += pieceChar(piece);
+        }
+      }
+      if (empty > 0) out += empty;
+      if (rank > 0) out += '/';
+    }
+    out += this.side === WHITE ? ' w ' : ' b ';
+    out += this.castlingString();
+    out += ' ' + (this.ep >= 0 ? squareName(this.ep) : '-');
+    out += ' ' + this.halfmove + ' ' + this.fullmove;
+    return out;
+  }
+
+  private castlingString(): string {
+    let s = '';
+    for (let r = 0; r < 4; r++) {
+      if (!(this.castling & (1 << r))) continue;
+      const color = r >> 1;
+      const rookSq = this.castleRookSq[r];
+      // Is there another rook of ours further out on the same side? Then name the file.
+      const rook = makePiece(color, ROOK);
+      const step = (r & 1) === 0 ? 1 : -1;
+      let outermost = true;
+      for (let f = (rookSq & 7) + step; f >= 0 && f < 8; f += step) {
+        if (this.board[(rookSq & 56) + f] === rook) outermost = false;
+      }
+      let ch = outermost ? ((r & 1) === 0 ? 'K' : 'Q') : String.fromCharCode(65 + (rookSq & 7));
+      if (this.chess960 && !outermost) ch = String.fromCharCode(65 + (rookSq & 7));
+      s += color === WHITE ? ch : ch.toLowerCase();
+    }
+    return s === '' ? '-' : s;
+  }
+
+  // -------------------------------------------------------------------------
+  // Queries.
+
+  /** Number of pieces of the given code. */
+  count(piece: number): number {
+    return popcount32(this.bb[piece * 2]) + popcount32(this.bb[piece * 2 + 1]);
+  }
+
+  /** Key of the current position as a 16-digit hex string (Polyglot key). */
+  keyHex(): string {
+    return (this.keyHi >>> 0).toString(16).padStart(8, '0') + (this.keyLo >>> 0).toString(16).padStart(8, '0');
+  }
+
+  /** Recomputes the key from scratch (for tests of the incremental key). */
+  computeKey(): [number, number] {
+    let lo = 0;
+    let hi = 0;
+    for (let sq = 0; sq < 64; sq++) {
+      const p = this.board[sq];
+      if (p !== 0) {
+        lo ^= ZOBRIST_PIECE[(p * 64 + sq) * 2];
+        hi ^= ZOBRIST_PIECE[(p * 64 + sq) * 2 + 1];
+      }
+    }
+    lo ^= ZOBRIST_CASTLING[this.castling * 2];
+    hi ^= ZOBRIST_CASTLING[this.castling * 2 + 1];
+    if (this.ep >= 0) {
+      lo ^= ZOBRIST_EP_FILE[(this.ep & 7) * 2];
+      hi ^= ZOBRIST_EP_FILE[(this.ep & 7) * 2 + 1];
+    }
+    if (this.side === WHITE) {
+      lo ^= ZOBRIST_WHITE_TO_MOVE_LO;
+      hi ^= ZOBRIST_WHITE_TO_MOVE_HI;
+    }
+    return [lo, hi];
+  }
+
+  /** Whether a bit is set in the bitboard of piece code `piece`. */
+  has(piece: number, sq: number): boolean {
+    return hasSquare(this.bb[piece * 2], this.bb[piece * 2 + 1], sq);
+  }
+
+  /** The square of some piece of the given code, or -1. */
+  firstSquare(piece: number): number {
+    const lo = this.bb[piece * 2];
+    if (lo !== 0) return lsb32(lo);
+    const hi = this.bb[piece * 2 + 1];
+    return hi !== 0 ? 32 + lsb32(hi) : -1;
+  }
+
+  /** Squares between a and b, as used by the move generator (exported for tests). */
+  static between(a: number, b: number): [number, number] {
+    return [BETWEEN[(a * 64 + b) * 2], BETWEEN[(a * 64 + b) * 2 + 1]];
+  }
+}
+
+interface ParsedFen {
+  board: Uint8Array;
+  side: number;
+  /** Castling rook square per right (WHITE_OO, WHITE_OOO, BLACK_OO, BLACK_OOO), or -1. */
+  castleRooks: number[];
+  ep: number;
+  halfmove: number;
+  fullmove: number;
+}
+
+/** Parses and validates FEN; throws FenError with a one-line reason. */
+export function parseFen(fen: string): ParsedFen {
+  const fields = fen.trim().split(/\s+/);
+  if (fields.length < 4 || fields.length > 6 || fields[0] === '') {
+    throw new FenError(`expected 4 to 6 fields (placement, side, castling, en passant, counters), got ${fields[0] === '' ? 0 : fields.length}`);
+  }
+  const board = new Uint8Array(64);
+  const ranks = fields[0].split('/');
+  if (ranks.length !== 8) throw new FenError(`piece placement has ${ranks.length} ranks, expected 8`);
+  for (let i = 0; i < 8; i++) {
+    const rank = 7 - i;
+    let file = 0;
+    for (const ch of ranks[i]) {
+      if (ch >= '1' && ch <= '8') {
+        file += ch.charCodeAt(0) - 48;
+      } else {
+        const piece = pieceFromChar(ch);
+        if (piece < 0) throw new FenError(`unknown piece letter '${ch}' in rank ${rank + 1}`);
+        if (file < 8) board[rank * 8 + file] = piece;
+        file++;
+      }
+      if (file > 8) break;
+    }
+    if (file !== 8) throw new FenError(`rank ${rank + 1} ('${ranks[i]}') does not add up to 8 squares`);
+  }
+  for (const color of [WHITE, BLACK]) {
+    let kings = 0;
+    for (let sq = 0; sq < 64; sq++) if (board[sq] === makePiece(color, KING)) kings++;
+    if (kings !== 1) throw new FenError(`${color === WHITE ? 'white' : 'black'} has ${kings} kings, expected exactly 1`);
+  }
+  for (let f = 0; f < 8; f++) {
+    if ((board[f] & 7) === PAWN || (board[56 + f] & 7) === PAWN) {
+      throw new FenError('a pawn stands on the first or last rank');
+    }
+  }
+
+  let side: number;
+  if (fields[1] === 'w') side = WHITE;
+  else if (fields[1] === 'b') side = BLACK;
+  else throw new FenError(`side to move must be 'w' or 'b', got '${fields[1]}'`);
+
+  const castleRooks = [-1, -1, -1, -1];
+  if (fields[2] !== '-') {
+    for (const ch of fields[2]) {
+      const color = ch >= 'a' && ch <= 'z' ? BLACK : WHITE;
+      const backRank = color === WHITE ? 0 : 56;
+      const rook = makePiece(color, ROOK);
+      let kingFile = -1;
+      for (let f = 0; f < 8; f++) if (board[backRank + f] === makePiece(color, KING)) kingFile = f;
+      const who = color === WHITE ? 'white' : 'black';
+      if (kingFile < 0) throw new FenError(`castling right '${ch}' but the ${who} king is not on its first rank`);
+      const up = ch.toUpperCase();
+      let rookFile = -1;
+      if (up === 'K') {
+        for (let f = 7; f > kingFile && rookFile < 0; f--) if (board[backRank + f] === rook) rookFile = f;
+      } else if (up === 'Q') {
+        for (let f = 0; f < kingFile && rookFile < 0; f++) if (board[backRank + f] === rook) rookFile = f;
+      } else if (up >= 'A' && up <= 'H') {
+        rookFile = up.charCodeAt(0) - 65;
+        if (board[backRank + rookFile] !== rook || rookFile === kingFile) rookFile = -1;
+      } else {
+        throw new FenError(`unknown castling letter '${ch}'`);
+      }
+      if (rookFile < 0) throw new FenError(`castling right '${ch}' does not match the pieces: no ${who} rook to castle with`);
+      const r = color * 2 + (rookFile > kingFile ? 0 : 1);
+      if (castleRooks[r] >= 0 && castleRooks[r] !== backRank + rookFile) {
+        throw new FenError(`castling field '${fields[2]}' gives two rooks to one side`);
+      }
+      castleRooks[r] = backRank + rookFile;
+    }
+  }
+
+  let ep = -1;
+  if (fields[3] !== '-') {
+    ep = parseSquare(fields[3]);
+    if (ep < 0) throw new FenError(`en-passant square '${fields[3]}' is not a square`);
+    const them = side ^ 1;
+    const expectedRank = side === WHITE ? 5 : 2;
+    const pawnSq = side === WHITE ? ep - 8 : ep + 8;
+    const originSq = side === WHITE ? ep + 8 : ep - 8;
+    if (ep >> 3 !== expectedRank || board[pawnSq] !== makePiece(them, PAWN) || board[ep] !== 0 || board[originSq] !== 0) {
+      throw new FenError(`impossible en-passant square '${fields[3]}': no pawn just made a double step there`);
+    }
+  }
+
+  const counter = (text: string | undefined, name: string, fallback: number): number => {
+    if (text === undefined) return fallback;
+    if (!/^\d+$/.test(text)) throw new FenError(`${name} '${text}' is not a non-negative integer`);
+    return Number(text);
+  };
+  const halfmove = counter(fields[4], 'halfmove clock', 0);
+  const fullmove = Math.max(1, counter(fields[5], 'fullmove number', 1));
+  return { board, side, castleRooks, ep, halfmove, fullmove };
+}
