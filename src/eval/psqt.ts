@@ -1,11 +1,44 @@
 // Piece-square tables that Position keeps summed incrementally in make/unmake.
 // Indexed by piece * 64 + square; black entries hold negated values so that
-// the running sums are always White minus Black. The evaluation module fills
-// them (see src/eval/evaluate.ts); until then they are zero.
+// the running sums are always White minus Black. They are built from the
+// material and piece-square terms of the parameter vector (params.ts) when
+// this module first loads, so any Position constructed afterwards (Position
+// imports this module) sums the real values; refreshPsqt rebuilds them after
+// the weights change.
+
+import { KING, PAWN } from '../board/types.js';
+import { MATERIAL, pstOffset } from './layout.js';
+import { EG, MG } from './params.js';
 
 /** Midgame piece-square value (material included) of piece on square. */
 export const PSQ_MG = new Int32Array(16 * 64);
 /** Endgame piece-square value (material included) of piece on square. */
 export const PSQ_EG = new Int32Array(16 * 64);
-/** Game-phase weight of each piece code (0 for pawns and kings). */
+/** Game-phase weight of each piece code (0 for pawns and kings): N, B 1, R 2, Q 4; 24 in the start position. */
 export const PHASE_WEIGHT = new Int32Array(16);
+/** Phase of the full set of pieces; pos.phase is clamped to it. */
+export const MAX_PHASE = 24;
+
+/** Rebuilds PSQ_MG/PSQ_EG from MG/EG. Positions set up before keep stale sums: set them up again. */
+export function refreshPsqt(): void {
+  PSQ_MG.fill(0);
+  PSQ_EG.fill(0);
+  for (let type = PAWN; type <= KING; type++) {
+    const pst = pstOffset(type);
+    const matMg = type === KING ? 0 : MG[MATERIAL + type - 1];
+    const matEg = type === KING ? 0 : EG[MATERIAL + type - 1];
+    for (let sq = 0; sq < 64; sq++) {
+      // Black reads the table from its own side: rank flipped.
+      PSQ_MG[type * 64 + sq] = matMg + MG[pst + sq];
+      PSQ_EG[type * 64 + sq] = matEg + EG[pst + sq];
+      PSQ_MG[(8 + type) * 64 + sq] = -(matMg + MG[pst + (sq ^ 56)]);
+      PSQ_EG[(8 + type) * 64 + sq] = -(matEg + EG[pst + (sq ^ 56)]);
+    }
+  }
+}
+
+// By piece type: -, P, N, B, R, Q, K.
+const PHASE_BY_TYPE = [0, 0, 1, 1, 2, 4, 0, 0];
+for (let piece = 0; piece < 16; piece++) PHASE_WEIGHT[piece] = PHASE_BY_TYPE[piece & 7];
+
+refreshPsqt();

@@ -1,0 +1,487 @@
+// The static evaluation: a tapered sum of linear terms. Material and piece
+// placement come summed incrementally from the Position (psqt.ts); mobility,
+// pawn structure, king safety and piece terms are computed here. Every term is
+// added through add(param, count), so the same code also produces the trace
+// the tuner needs: how often each colour earned each parameter.
+//
+// Final score: (mg * phase + eg * scale/128 * (24 - phase)) / 24, where phase
+// runs from 24 (all pieces) to 0 (pawns and kings only) and scale shrinks the
+// endgame part in drawish material (endgame.ts). Pawn structure and king
+// shelter are cached by pawn placement (pawn-cache.ts). No allocation per call.
+
+import {
+  KING_ATTACKS,
+  KNIGHT_ATTACKS,
+  PAWN_ATTACKS,
+  SLIDER_ATTACKS,
+  bishopIndex,
+  popcount32,
+  rookIndex,
+} from '../board/bitboard.js';
+import type { Position } from '../board/position.js';
+import { BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE } from '../board/types.js';
+import { SCALE_NORMAL, endgameScale, insufficientMaterial } from './endgame.js';
+import {
+  PAWN_CACHE,
+  PC_EG,
+  PC_KING,
+  PC_MG,
+  PC_PASSED_HI,
+  PC_PASSED_LO,
+  PC_SHELTER,
+  pawnCacheHit,
+  pawnCacheSlot,
+} from './pawn-cache.js';
+import {
+  BACKWARD,
+  BISHOP_PAIR,
+  DOUBLED,
+  ISOLATED,
+  KING_ATTACK,
+  KING_ATTACKERS,
+  MATERIAL,
+  MOB_BISHOP,
+  MOB_KNIGHT,
+  MOB_QUEEN,
+  MOB_ROOK,
+  NUM_PARAMS,
+  PASSED,
+  PASSED_FREE,
+  PASSED_KING_OWN,
+  PASSED_KING_THEIR,
+  PASSED_SAFE,
+  PAWN_THREAT,
+  PHALANX,
+  ROOK_OPEN,
+  ROOK_SEMI_OPEN,
+  ROOK_SEVENTH,
+  SHIELD,
+  STORM,
+  SUPPORTED,
+  TEMPO,
+  pstOffset,
+} from './layout.js';
+import { EG, MG } from './params.js';
+import { MAX_PHASE } from './psqt.js';
+import {
+  ADJACENT_FILES,
+  AHEAD_RANKS,
+  BESIDE,
+  DISTANCE,
+  FILE_MASK,
+  FORWARD_FILE,
+  KING_ZONE,
+  PASSED_SPAN,
+  SUPPORT_SPAN,
+} from './tables.js';
+
+const FILE_A = 0x01010101;
+const FILE_H = 0x80808080 | 0;
+/** Mobility table offset by piece type. */
+const MOB_OFFSET = Int32Array.of(0, 0, MOB_KNIGHT, MOB_BISHOP, MOB_ROOK, MOB_QUEEN);
+
+// --- Per-call state, shared by the helpers below ----------------------------
+/** Running midgame and endgame sums, White minus Black. */
+let mg = 0;
+let eg = 0;
+/** The colour whose terms are being added. */
+let us = 0;
+let tracing = false;
+/** Squares attacked by the pawns of colour c: PAWN_ATT[c * 2 + half]. */
+const PAWN_ATT = new Int32Array(4);
+/** Squares attacked by anything of colour c (filled by evalPieces). */
+const ATTACKED = new Int32Array(4);
+/** Passed pawns of colour c: PASSERS[c * 2 + half] (filled by pawnTerms). */
+const PASSERS = new Int32Array(4);
+/** Number of pieces of colour c attacking the enemy king zone. */
+const ZONE_ATTACKERS = new Int32Array(2);
+
+/**
+ * Trace of the last traceEvaluate call: TRACE[c * NUM_PARAMS + i] is how many
+ * times colour c earned parameter i (its coefficient in the linear sum).
+ */
+export const TRACE = new Int32Array(2 * NUM_PARAMS);
+/** Phase (0..24), endgame scale (0..128) and 1 if drawn by insufficient material, of the last traceEvaluate. */
+export const TRACE_INFO = new Int32Array(3);
+
+/** Adds parameter i, earned n times by colour `us`. */
+function add(i: number, n: number): void {
+  if (us === WHITE) {
+    mg += MG[i] * n;
+    eg += EG[i] * n;
+  } else {
+    mg -= MG[i] * n;
+    eg -= EG[i] * n;
+  }
+  if (tracing) TRACE[us * NUM_PARAMS + i] += n;
+}
+
+/** Material and placement from scratch (trace mode; the fast path uses pos.psqMg/psqEg). */
+function addPieceSquares(board: Uint8Array): void {
+  for (let sq = 0; sq < 64; sq++) {
+    const piece = board[sq];
+    if (piece === 0) continue;
+    us = piece >> 3;
+    const type = piece & 7;
+    if (type !== KING) add(MATERIAL + type - 1, 1);
+    add(pstOffset(type) + (us === WHITE ? sq : sq ^ 56), 1);
+  }
+}
+
+/** Knights, bishops, rooks, queens of colour c: mobility, king attacks, rook files, bishop pair, pawn threats. */
+function evalPieces(bb: Int32Array, kingSq: Int32Array, c: number, occLo: number, occHi: number): void {
+  us = c;
+  const them = c ^ 1;
+  const own = c << 3;
+  const enemy = them << 3;
+  // Mobility counts safe squares: not our own pieces, not attacked by an enemy pawn.
+  const safeLo = ~(bb[own * 2] | PAWN_ATT[them * 2]);
+  const safeHi = ~(bb[own * 2 + 1] | PAWN_ATT[them * 2 + 1]);
+  const zi = (them * 64 + kingSq[them]) * 2;
+  const zoneLo = KING_ZONE[zi];
+  const zoneHi = KING_ZONE[zi + 1];
+  const ownPawnsLo = bb[(own | PAWN) * 2];
+  const ownPawnsHi = bb[(own | PAWN) * 2 + 1];
+  const allPawnsLo = ownPawnsLo | bb[(enemy | PAWN) * 2];
+  const allPawnsHi = ownPawnsHi | bb[(enemy | PAWN) * 2 + 1];
+  let attLo = PAWN_ATT[c * 2] | KING_ATTACKS[kingSq[c] * 2];
+  let attHi = PAWN_ATT[c * 2 + 1] | KING_ATTACKS[kingSq[c] * 2 + 1];
+  let attackers = 0;
+
+  for (let type = KNIGHT; type <= QUEEN; type++) {
+    let lo = bb[(own | type) * 2];
+    let hi = bb[(own | type) * 2 + 1];
+    const mob = MOB_OFFSET[type];
+    while ((lo | hi) !== 0) {
+      let sq: number;
+      if (lo !== 0) {
+        sq = 31 - Math.clz32(lo & -lo);
+        lo &= lo - 1;
+      } else {
+        sq = 63 - Math.clz32(hi & -hi);
+        hi &= hi - 1;
+      }
+      let aLo: number;
+      let aHi: number;
+      if (type === KNIGHT) {
+        aLo = KNIGHT_ATTACKS[sq * 2];
+        aHi = KNIGHT_ATTACKS[sq * 2 + 1];
+      } else if (type === BISHOP) {
+        const b = bishopIndex(sq, occLo, occHi);
+        aLo = SLIDER_ATTACKS[b];
+        aHi = SLIDER_ATTACKS[b + 1];
+      } else if (type === ROOK) {
+        const r = rookIndex(sq, occLo, occHi);
+        aLo = SLIDER_ATTACKS[r];
+        aHi = SLIDER_ATTACKS[r + 1];
+        // Open files give rooks scope; a file with only enemy pawns gives a target.
+        const f = (sq & 7) * 2;
+        if (((FILE_MASK[f] & allPawnsLo) | (FILE_MASK[f + 1] & allPawnsHi)) === 0) add(ROOK_OPEN, 1);
+        else if (((FILE_MASK[f] & ownPawnsLo) | (FILE_MASK[f + 1] & ownPawnsHi)) === 0) add(ROOK_SEMI_OPEN, 1);
+        // The 7th rank: enemy pawns still at home, or the enemy king cut off on the back rank.
+        if ((c === WHITE ? sq >> 3 : 7 - (sq >> 3)) === 6) {
+          const rank7 = c === WHITE ? 0xff0000 : 0xff00;
+          const rank8 = c === WHITE ? 7 : 0;
+          const ep = (enemy | PAWN) * 2;
+          if (kingSq[them] >> 3 === rank8 || ((c === WHITE ? bb[ep + 1] : bb[ep]) & rank7) !== 0) add(ROOK_SEVENTH, 1);
+        }
+      } else {
+        const r = rookIndex(sq, occLo, occHi);
+        const b = bishopIndex(sq, occLo, occHi);
+        aLo = SLIDER_ATTACKS[r] | SLIDER_ATTACKS[b];
+        aHi = SLIDER_ATTACKS[r + 1] | SLIDER_ATTACKS[b + 1];
+      }
+      add(mob + popcount32(aLo & safeLo) + popcount32(aHi & safeHi), 1);
+      // King attack: every square of the enemy king zone this piece hits.
+      if (((aLo & zoneLo) | (aHi & zoneHi)) !== 0) {
+        attackers++;
+        add(KING_ATTACK + type - KNIGHT, popcount32(aLo & zoneLo) + popcount32(aHi & zoneHi));
+      }
+      attLo |= aLo;
+      attHi |= aHi;
+    }
+  }
+  ATTACKED[c * 2] = attLo;
+  ATTACKED[c * 2 + 1] = attHi;
+  ZONE_ATTACKERS[c] = attackers;
+
+  // Two bishops cover both square colours.
+  const bi = (own | BISHOP) * 2;
+  if (popcount32(bb[bi]) + popcount32(bb[bi + 1]) >= 2) add(BISHOP_PAIR, 1);
+  // Enemy pieces attacked by our pawns must move or be lost.
+  const targetLo = bb[enemy * 2] & ~bb[(enemy | PAWN) * 2] & ~bb[(enemy | KING) * 2];
+  const targetHi = bb[enemy * 2 + 1] & ~bb[(enemy | PAWN) * 2 + 1] & ~bb[(enemy | KING) * 2 + 1];
+  const threats = popcount32(targetLo & PAWN_ATT[c * 2]) + popcount32(targetHi & PAWN_ATT[c * 2 + 1]);
+  if (threats !== 0) add(PAWN_THREAT, threats);
+}
+
+/**
+ * Pawn-only terms of colour c: isolated, backward, doubled, connected and the
+ * passed pawns' base bonus. Records c's passed pawns in PASSERS.
+ */
+function pawnStructure(bb: Int32Array, c: number): void {
+  us = c;
+  const them = c ^ 1;
+  const ownLo = bb[((c << 3) | PAWN) * 2];
+  const ownHi = bb[((c << 3) | PAWN) * 2 + 1];
+  const enemyLo = bb[((them << 3) | PAWN) * 2];
+  const enemyHi = bb[((them << 3) | PAWN) * 2 + 1];
+  const up = c === WHITE ? 8 : -8;
+  let passedLo = 0;
+  let passedHi = 0;
+  let lo = ownLo;
+  let hi = ownHi;
+  while ((lo | hi) !== 0) {
+    let sq: number;
+    if (lo !== 0) {
+      sq = 31 - Math.clz32(lo & -lo);
+      lo &= lo - 1;
+    } else {
+      sq = 63 - Math.clz32(hi & -hi);
+      hi &= hi - 1;
+    }
+    const f = (sq & 7) * 2;
+    const rank = c === WHITE ? sq >> 3 : 7 - (sq >> 3);
+    const i = (c * 64 + sq) * 2;
+    const stop = sq + up;
+
+    if (((ADJACENT_FILES[f] & ownLo) | (ADJACENT_FILES[f + 1] & ownHi)) === 0) {
+      // Isolated: no pawn can ever defend it.
+      add(ISOLATED, 1);
+    } else if (
+      ((SUPPORT_SPAN[i] & ownLo) | (SUPPORT_SPAN[i + 1] & ownHi)) === 0 &&
+      (PAWN_ATT[them * 2 + (stop >> 5)] & (1 << (stop & 31))) !== 0
+    ) {
+      // Backward: its neighbours are all ahead of it and an enemy pawn guards its stop square.
+      add(BACKWARD, 1);
+    }
+    const aheadOwn = ((FORWARD_FILE[i] & ownLo) | (FORWARD_FILE[i + 1] & ownHi)) !== 0;
+    // Doubled: the rear pawn of two on a file is blocked by its own side.
+    if (aheadOwn) add(DOUBLED, 1);
+    // Connected pawns defend each other or advance side by side.
+    if (((BESIDE[sq * 2] & ownLo) | (BESIDE[sq * 2 + 1] & ownHi)) !== 0) add(PHALANX + rank, 1);
+    const d = (them * 64 + sq) * 2;
+    if (((PAWN_ATTACKS[d] & ownLo) | (PAWN_ATTACKS[d + 1] & ownHi)) !== 0) add(SUPPORTED + rank, 1);
+
+    // Passed: no enemy pawn ahead on its own or adjacent files (front pawn of a file only).
+    if (aheadOwn || ((PASSED_SPAN[i] & enemyLo) | (PASSED_SPAN[i + 1] & enemyHi)) !== 0) continue;
+    add(PASSED + rank, 1);
+    if (sq < 32) passedLo |= 1 << sq;
+    else passedHi |= 1 << (sq - 32);
+  }
+  PASSERS[c * 2] = passedLo;
+  PASSERS[c * 2 + 1] = passedHi;
+}
+
+/**
+ * Pawn structure of both colours and each king's pawn shelter, from the pawn
+ * cache when it holds this structure (and king square); never while tracing.
+ */
+function pawnTerms(bb: Int32Array, kingSq: Int32Array): void {
+  const wLo = bb[PAWN * 2];
+  const wHi = bb[PAWN * 2 + 1];
+  const bLo = bb[(8 | PAWN) * 2];
+  const bHi = bb[(8 | PAWN) * 2 + 1];
+  if (tracing) {
+    pawnStructure(bb, WHITE);
+    pawnStructure(bb, BLACK);
+    kingShelter(bb, kingSq[WHITE], WHITE);
+    kingShelter(bb, kingSq[BLACK], BLACK);
+    return;
+  }
+  const slot = pawnCacheSlot(wLo, wHi, bLo, bHi);
+  if (pawnCacheHit(slot, wLo, wHi, bLo, bHi)) {
+    mg += PAWN_CACHE[slot + PC_MG];
+    eg += PAWN_CACHE[slot + PC_EG];
+    // Passed pawns of both colours share one set: the colour of each is in the pawn sets.
+    const pLo = PAWN_CACHE[slot + PC_PASSED_LO];
+    const pHi = PAWN_CACHE[slot + PC_PASSED_HI];
+    PASSERS[0] = pLo & wLo;
+    PASSERS[1] = pHi & wHi;
+    PASSERS[2] = pLo & bLo;
+    PASSERS[3] = pHi & bHi;
+  } else {
+    const mg0 = mg;
+    const eg0 = eg;
+    pawnStructure(bb, WHITE);
+    pawnStructure(bb, BLACK);
+    PAWN_CACHE[slot] = wLo;
+    PAWN_CACHE[slot + 1] = wHi;
+    PAWN_CACHE[slot + 2] = bLo;
+    PAWN_CACHE[slot + 3] = bHi;
+    PAWN_CACHE[slot + PC_MG] = mg - mg0;
+    PAWN_CACHE[slot + PC_EG] = eg - eg0;
+    PAWN_CACHE[slot + PC_PASSED_LO] = PASSERS[0] | PASSERS[2];
+    PAWN_CACHE[slot + PC_PASSED_HI] = PASSERS[1] | PASSERS[3];
+    PAWN_CACHE[slot + PC_KING] = -1;
+    PAWN_CACHE[slot + PC_KING + 1] = -1;
+  }
+  for (let c = 0; c < 2; c++) {
+    const ksq = kingSq[c];
+    const s = slot + PC_SHELTER + 2 * c;
+    if (PAWN_CACHE[slot + PC_KING + c] === ksq) {
+      mg += PAWN_CACHE[s];
+      eg += PAWN_CACHE[s + 1];
+    } else {
+      const mg0 = mg;
+      const eg0 = eg;
+      kingShelter(bb, ksq, c);
+      PAWN_CACHE[slot + PC_KING + c] = ksq;
+      PAWN_CACHE[s] = mg - mg0;
+      PAWN_CACHE[s + 1] = eg - eg0;
+    }
+  }
+}
+
+/** Passed pawns of colour c, beyond their base bonus: free path, safe stop square, king distances. */
+function passedPawns(kingSq: Int32Array, c: number, occLo: number, occHi: number): void {
+  us = c;
+  const them = c ^ 1;
+  const ownKing = kingSq[c] * 64;
+  const theirKing = kingSq[them] * 64;
+  const up = c === WHITE ? 8 : -8;
+  let lo = PASSERS[c * 2];
+  let hi = PASSERS[c * 2 + 1];
+  while ((lo | hi) !== 0) {
+    let sq: number;
+    if (lo !== 0) {
+      sq = 31 - Math.clz32(lo & -lo);
+      lo &= lo - 1;
+    } else {
+      sq = 63 - Math.clz32(hi & -hi);
+      hi &= hi - 1;
+    }
+    const rank = c === WHITE ? sq >> 3 : 7 - (sq >> 3);
+    const i = (c * 64 + sq) * 2;
+    const stop = sq + up;
+    if (((FORWARD_FILE[i] & occLo) | (FORWARD_FILE[i + 1] & occHi)) === 0) add(PASSED_FREE + rank, 1);
+    if ((ATTACKED[them * 2 + (stop >> 5)] & (1 << (stop & 31))) === 0) add(PASSED_SAFE + rank, 1);
+    // In the endgame the kings race to the pawn: ours to escort it, theirs to stop it.
+    add(PASSED_KING_OWN + rank, DISTANCE[ownKing + stop]);
+    add(PASSED_KING_THEIR + rank, DISTANCE[theirKing + stop]);
+  }
+}
+
+/** Rank distance from the king to the nearest pawn of (lo, hi) ahead of it on one file; 0 when none. */
+function nearestAhead(lo: number, hi: number, c: number, kingRank: number): number {
+  if ((lo | hi) === 0) return 0;
+  let sq: number;
+  if (c === WHITE) sq = lo !== 0 ? 31 - Math.clz32(lo & -lo) : 63 - Math.clz32(hi & -hi);
+  else sq = hi !== 0 ? 63 - Math.clz32(hi) : 31 - Math.clz32(lo);
+  const d = c === WHITE ? (sq >> 3) - kingRank : kingRank - (sq >> 3);
+  return d < 7 ? d : 7;
+}
+
+/** Pawn shelter of colour c's king on ksq: own pawns in front on its three files, and enemy pawns storming them. */
+function kingShelter(bb: Int32Array, ksq: number, c: number): void {
+  us = c;
+  const kingRank = ksq >> 3;
+  let kf = ksq & 7;
+  if (kf < 1) kf = 1;
+  else if (kf > 6) kf = 6;
+  const ai = (c * 8 + kingRank) * 2;
+  const aheadLo = AHEAD_RANKS[ai];
+  const aheadHi = AHEAD_RANKS[ai + 1];
+  const ownLo = bb[((c << 3) | PAWN) * 2] & aheadLo;
+  const ownHi = bb[((c << 3) | PAWN) * 2 + 1] & aheadHi;
+  const enemyLo = bb[(((c ^ 1) << 3) | PAWN) * 2] & aheadLo;
+  const enemyHi = bb[(((c ^ 1) << 3) | PAWN) * 2 + 1] & aheadHi;
+  for (let f = kf - 1; f <= kf + 1; f++) {
+    const mLo = FILE_MASK[f * 2];
+    const mHi = FILE_MASK[f * 2 + 1];
+    // Own pawns close in front shelter the king; enemy pawns close in front open lines to it.
+    add(SHIELD + nearestAhead(ownLo & mLo, ownHi & mHi, c, kingRank), 1);
+    add(STORM + nearestAhead(enemyLo & mLo, enemyHi & mHi, c, kingRank), 1);
+  }
+}
+
+/** Pieces attacking the enemy king zone, counted in evalPieces: many together are worth more than the sum of single attacks. */
+function kingAttackers(): void {
+  us = WHITE;
+  add(KING_ATTACKERS + (ZONE_ATTACKERS[WHITE] < 7 ? ZONE_ATTACKERS[WHITE] : 7), 1);
+  us = BLACK;
+  add(KING_ATTACKERS + (ZONE_ATTACKERS[BLACK] < 7 ? ZONE_ATTACKERS[BLACK] : 7), 1);
+}
+
+/** The whole evaluation from White's point of view (mg/eg left in the module state). */
+function evalWhite(pos: Position): number {
+  const bb = pos.bb;
+  const kingSq = pos.kingSq;
+  const phase = pos.phase < MAX_PHASE ? pos.phase : MAX_PHASE;
+  if (tracing) {
+    TRACE.fill(0);
+    mg = 0;
+    eg = 0;
+    addPieceSquares(pos.board);
+  } else {
+    mg = pos.psqMg;
+    eg = pos.psqEg;
+  }
+  const occLo = bb[0] | bb[16];
+  const occHi = bb[1] | bb[17];
+
+  // Pawn attacks by shifting every pawn diagonally forward at once.
+  const wpLo = bb[PAWN * 2];
+  const wpHi = bb[PAWN * 2 + 1];
+  const wlLo = wpLo & ~FILE_A; // can capture towards the a-file
+  const wlHi = wpHi & ~FILE_A;
+  const wrLo = wpLo & ~FILE_H;
+  const wrHi = wpHi & ~FILE_H;
+  PAWN_ATT[0] = (wlLo << 7) | (wrLo << 9);
+  PAWN_ATT[1] = (wlHi << 7) | (wlLo >>> 25) | (wrHi << 9) | (wrLo >>> 23);
+  const bpLo = bb[(8 | PAWN) * 2];
+  const bpHi = bb[(8 | PAWN) * 2 + 1];
+  const blLo = bpLo & ~FILE_A;
+  const blHi = bpHi & ~FILE_A;
+  const brLo = bpLo & ~FILE_H;
+  const brHi = bpHi & ~FILE_H;
+  PAWN_ATT[2] = (blLo >>> 9) | (blHi << 23) | (brLo >>> 7) | (brHi << 25);
+  PAWN_ATT[3] = (blHi >>> 9) | (brHi >>> 7);
+
+  evalPieces(bb, kingSq, WHITE, occLo, occHi);
+  evalPieces(bb, kingSq, BLACK, occLo, occHi);
+  pawnTerms(bb, kingSq);
+  passedPawns(kingSq, WHITE, occLo, occHi);
+  passedPawns(kingSq, BLACK, occLo, occHi);
+  kingAttackers();
+  // The side to move is a tempo up.
+  us = pos.side;
+  add(TEMPO, 1);
+
+  const drawn = insufficientMaterial(bb, phase);
+  const scale = drawn ? 0 : endgameScale(bb, phase, eg > 0 ? WHITE : BLACK);
+  if (tracing) {
+    TRACE_INFO[0] = phase;
+    TRACE_INFO[1] = scale;
+    TRACE_INFO[2] = drawn ? 1 : 0;
+  }
+  if (drawn) return 0;
+  // Truncating division keeps the score exactly antisymmetric under colour flip.
+  return ((mg * phase * SCALE_NORMAL + eg * (MAX_PHASE - phase) * scale) / (MAX_PHASE * SCALE_NORMAL)) | 0;
+}
+
+/** Static evaluation in centipawns from the side to move's point of view. Allocation-free. */
+export function evaluate(pos: Position): number {
+  const v = evalWhite(pos);
+  return pos.side === WHITE ? v : 0 - v;
+}
+
+/**
+ * evaluate() that also fills TRACE (per-colour coefficient of every
+ * parameter) and TRACE_INFO; material and placement are recounted from the
+ * board. Returns the same score as evaluate(). Not for the search.
+ */
+export function traceEvaluate(pos: Position): number {
+  tracing = true;
+  try {
+    const v = evalWhite(pos);
+    return pos.side === WHITE ? v : 0 - v;
+  } finally {
+    tracing = false;
+  }
+}
+
+/** Midgame and endgame sums (White's view) of the last evaluate/traceEvaluate call, for explain and tests. */
+export function lastSums(): [number, number] {
+  return [mg, eg];
+}

@@ -1,0 +1,127 @@
+// Just enough PGN for turning match games into training data: games split
+// from a text stream, tags, and the main line's SAN moves (comments,
+// variations, NAGs and move numbers dropped), resolved by board/san.ts.
+
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { MoveError } from '../board/notation.js';
+import type { Position } from '../board/position.js';
+import { parseSan } from '../board/san.js';
+
+export interface PgnGame {
+  tags: Record<string, string>;
+  /** Main-line moves in SAN, as written. */
+  moves: string[];
+  /** '1-0', '0-1', '1/2-1/2' or '*'. */
+  result: string;
+  /** Tag lines that could not be read (present only when there are some). */
+  badTags?: string[];
+}
+
+const RESULTS = new Set(['1-0', '0-1', '1/2-1/2', '*']);
+
+/** The SAN tokens of a movetext, main line only. */
+export function movetextTokens(text: string): { moves: string[]; result: string | null } {
+  let depth = 0;
+  let clean = '';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '{') {
+      const end = text.indexOf('}', i);
+      i = end < 0 ? text.length : end;
+      clean += ' ';
+    } else if (ch === ';') {
+      const end = text.indexOf('\n', i);
+      i = end < 0 ? text.length : end;
+      clean += ' ';
+    } else if (ch === '(') {
+      depth++;
+    } else if (ch === ')') {
+      depth = Math.max(0, depth - 1);
+      clean += ' ';
+    } else if (depth === 0) {
+      clean += ch;
+    }
+  }
+  const moves: string[] = [];
+  let result: string | null = null;
+  for (let token of clean.split(/\s+/)) {
+    if (token === '' || token.startsWith('$')) continue;
+    if (RESULTS.has(token)) {
+      result = token;
+      continue;
+    }
+    token = token.replace(/^\d+\.+/, ''); // "12." "12..." "12.e4"
+    if (token === '' || /^\d+$/.test(token)) continue;
+    moves.push(token);
+  }
+  return { moves, result };
+}
+
+function finishGame(tagLines: string[], moveLines: string[]): PgnGame {
+  const tags: Record<string, string> = {};
+  const badTags: string[] = [];
+  for (const line of tagLines) {
+    const m = /^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]/.exec(line);
+    if (m) tags[m[1]] = m[2].replace(/\\(.)/g, '$1');
+    else badTags.push(line);
+  }
+  const { moves, result } = movetextTokens(moveLines.join('\n'));
+  const game: PgnGame = { tags, moves, result: result ?? tags.Result ?? '*' };
+  if (badTags.length > 0) game.badTags = badTags;
+  return game;
+}
+
+/** Splits PGN lines into games (a tag line after movetext starts a new game). */
+export function* pgnGamesFromLines(lines: Iterable<string>): Generator<PgnGame> {
+  let tagLines: string[] = [];
+  let moveLines: string[] = [];
+  for (const raw of lines) {
+    const line = raw.trim();
+    if (line.startsWith('[')) {
+      if (moveLines.length > 0) {
+        yield finishGame(tagLines, moveLines);
+        tagLines = [];
+        moveLines = [];
+      }
+      tagLines.push(line);
+    } else if (line !== '' && !line.startsWith('%')) {
+      moveLines.push(line);
+    }
+  }
+  if (moveLines.length > 0 || tagLines.length > 0) yield finishGame(tagLines, moveLines);
+}
+
+/** The games of a PGN text. */
+export function parsePgn(text: string): PgnGame[] {
+  return [...pgnGamesFromLines(text.split(/\r?\n/))];
+}
+
+/** The games of a PGN file, read as a stream (files of any size). */
+export async function* readPgnFile(path: string): AsyncGenerator<PgnGame> {
+  const rl = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
+  let batch: string[] = [];
+  let sawMoves = false;
+  for await (const raw of rl) {
+    const line = raw.trim();
+    // Hand over whole games: cut just before a tag line that follows movetext.
+    if (line.startsWith('[') && sawMoves) {
+      yield* pgnGamesFromLines(batch);
+      batch = [];
+      sawMoves = false;
+    }
+    if (line !== '' && !line.startsWith('[')) sawMoves = true;
+    batch.push(line);
+  }
+  if (batch.length > 0) yield* pgnGamesFromLines(batch);
+}
+
+/** The legal move of pos written as `san` (see board/san.ts for what is accepted), or 0 when none or several match. */
+export function sanToMove(pos: Position, san: string): number {
+  try {
+    return parseSan(pos, san);
+  } catch (e) {
+    if (e instanceof MoveError) return 0;
+    throw e;
+  }
+}

@@ -1,0 +1,20 @@
+// Runs the tuning tools without the kestrel CLI:
+//   npx tsx src/tune/run.ts tune --data <file> --out src/eval/weights.ts
+//   npx tsx src/tune/run.ts datagen --pgn games.pgn --out data.txt
+
+import { datagenMain, tuneMain } from './main.js';
+
+const [command, ...rest] = process.argv.slice(2);
+const run = command === 'tune' ? tuneMain : command === 'datagen' ? datagenMain : null;
+if (run === null) {
+  process.stderr.write('usage: run.ts <tune|datagen> [options]\n');
+  process.exitCode = 2;
+} else {
+  run(rest).then(
+    (code) => (process.exitCode = code),
+    (e: unknown) => {
+      process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

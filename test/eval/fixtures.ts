@@ -1,0 +1,67 @@
+// Shared test positions for the evaluation tests: the perft suite, the first
+// openings of UHO, Win-at-Chess, and positions reached by random legal walks.
+
+import { readFileSync } from 'node:fs';
+import { generateMoves } from '../../src/board/movegen.js';
+import { Position } from '../../src/board/position.js';
+
+function epdFens(relative: string, limit: number): string[] {
+  const text = readFileSync(new URL(`../../../shared/data/${relative}`, import.meta.url), 'utf8');
+  const fens: string[] = [];
+  for (const line of text.split('\n')) {
+    const fields = line.trim().split(/\s+/);
+    if (fields.length < 4) continue;
+    fens.push(`${fields.slice(0, 4).join(' ')} 0 1`);
+    if (fens.length >= limit) break;
+  }
+  return fens;
+}
+
+/** Deterministic xorshift32 random numbers in [0, n). */
+export function rng(seed: number): (n: number) => number {
+  let s = seed | 0 || 1;
+  return (n: number): number => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) % n;
+  };
+}
+
+/** FENs of positions met on random legal walks of up to `plies` from each start FEN. */
+export function walkFens(starts: readonly string[], plies: number, seed: number): string[] {
+  const next = rng(seed);
+  const moves = new Int32Array(256);
+  const out: string[] = [];
+  for (const fen of starts) {
+    const pos = new Position(fen);
+    for (let ply = 0; ply < plies; ply++) {
+      const n = generateMoves(pos, moves, 0, false);
+      if (n === 0) break;
+      pos.makeMove(moves[next(n)]);
+      if (ply % 4 === 3) out.push(pos.fen());
+    }
+  }
+  return out;
+}
+
+export const PERFT_FENS = epdFens('perft/perftsuite.epd', 1000);
+export const UHO_FENS = epdFens('openings/UHO_4060_v4.epd', 300);
+export const WAC_FENS = epdFens('tactical/wac.epd', 300);
+/** Random walks (long enough to reach endgames) from a sample of the suites. */
+export const WALK_FENS = walkFens([...PERFT_FENS, ...UHO_FENS.slice(0, 60), ...WAC_FENS.slice(0, 60)], 120, 12345);
+export const ALL_FENS = [...PERFT_FENS, ...UHO_FENS, ...WAC_FENS, ...WALK_FENS];
+
+/** The colour-flipped position: ranks mirrored, colours and side to move swapped. */
+export function mirrorFen(fen: string): string {
+  const [placement, side, castling, ep, ...rest] = fen.trim().split(/\s+/);
+  const swapCase = (s: string): string =>
+    s.replace(/[a-zA-Z]/g, (ch) => (ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase()));
+  const ranks = placement.split('/').reverse().map(swapCase).join('/');
+  const flippedEp = ep === '-' ? '-' : ep[0] + String(9 - Number(ep[1]));
+  // White's rights first, as FEN writes them.
+  const swapped = [...swapCase(castling)];
+  const flippedCastling =
+    castling === '-' ? '-' : [...swapped.filter((ch) => ch < 'a'), ...swapped.filter((ch) => ch >= 'a')].join('');
+  return [ranks, side === 'w' ? 'b' : 'w', flippedCastling, flippedEp, ...rest].join(' ');
+}
