@@ -1,9 +1,27 @@
-// Search entry point used by the worker. (Stub: replaced by the real search.)
+// The search: iterative deepening over a fail-soft negamax alpha-beta with
+// principal variation search, aspiration windows, a transposition table and
+// quiescence search, plus the selectivity of modern engines (null move,
+// futility and late-move pruning, late-move reductions). MTD(f) is offered as
+// an alternative root driver. The Searcher runs inside a worker thread and
+// polls SearchControl for `stop` and `ponderhit`.
+
 import { generateMoves } from '../board/movegen.js';
+import { moveToUci } from '../board/notation.js';
 import type { Position } from '../board/position.js';
-import { MAX_MOVES } from '../board/types.js';
+import { seeGE, SEE_VALUE } from '../board/see.js';
+import { BISHOP, KNIGHT, MAX_MOVES, MAX_PLY, PAWN, QUEEN, ROOK, moveKind, moveTo } from '../board/types.js';
+import { evaluate } from '../eval/evaluate.js';
 import type { SearchControl } from './control.js';
 import type { GoParams, SearchOptions } from './limits.js';
+import { MoveOrdering, isNoisy } from './movepick.js';
+import { computeTimeBudget } from './timeman.js';
+import { BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, TranspositionTable } from './tt.js';
+
+export const INFINITE = 31000;
+export const MATE = 30000;
+/** Scores beyond this are mates (in at most MAX_PLY plies). */
+export const MATE_BOUND = MATE - MAX_PLY;
+const NO_EVAL = 32001;
 
 export interface SearchResult {
   /** UCI move, or '0000' when there is no legal move. */
@@ -11,18 +29,73 @@ export interface SearchResult {
   ponderMove: string | null;
 }
 
+// Late-move reduction table: reduce more for later moves at higher depth.
+const LMR = new Int8Array(64 * 64);
+for (let d = 1; d < 64; d++) {
+  for (let m = 1; m < 64; m++) LMR[d * 64 + m] = Math.floor(0.75 + (Math.log(d) * Math.log(m)) / 2.25);
+}
+
+/** Formats a score for `info`: `cp N` or `mate N` (in moves, negative when being mated). */
+export function formatScore(score: number): string {
+  if (score >= MATE_BOUND) return `mate ${Math.floor((MATE - score + 1) / 2)}`;
+  if (score <= -MATE_BOUND) return `mate ${-Math.floor((MATE + score) / 2)}`;
+  return `cp ${score}`;
+}
+
+/** Win/draw/loss per mille for a score, from a simple logistic model. */
+function wdl(score: number): string {
+  if (score >= MATE_BOUND) return '1000 0 0';
+  if (score <= -MATE_BOUND) return '0 0 1000';
+  const win = Math.round(1000 / (1 + Math.exp((150 - score) / 60)));
+  const loss = Math.round(1000 / (1 + Math.exp((150 + score) / 60)));
+  return `${win} ${1000 - win - loss} ${loss}`;
+}
+
 export class Searcher {
-  private readonly moves = new Int32Array(MAX_MOVES);
+  readonly tt: TranspositionTable;
+  readonly ordering = new MoveOrdering();
+  private readonly moves = new Int32Array(MAX_PLY * MAX_MOVES);
+  private readonly scores = new Int32Array(MAX_PLY * MAX_MOVES);
+  /** Quiet moves tried at each ply (for history maluses). */
+  private readonly quietsTried = new Int32Array(MAX_PLY * 64);
+  private readonly pvTable = new Int32Array(MAX_PLY * MAX_PLY);
+  private readonly pvLength = new Int32Array(MAX_PLY);
+  private readonly staticEval = new Int32Array(MAX_PLY);
+  /** Root moves excluded from this search (earlier MultiPV lines, or not in searchmoves). */
+  private readonly rootExcluded = new Int32Array(MAX_MOVES);
+  private rootExcludedCount = 0;
 
-  constructor(public hashMb = 16) {}
+  private pos!: Position;
+  private control!: SearchControl;
+  nodes = 0;
+  private seldepth = 0;
+  private stopped = false;
+  private startTime = 0;
+  private hardMs = 0;
+  private nodeLimit = 0;
+  private pondering = false;
+  private rootDepth = 0;
+  private emit: (line: string) => void = () => {};
+  private showCurrMove = false;
+  /** Best root move of the current iteration, kept when an iteration is aborted. */
+  private iterationBest = 0;
 
-  /** Resizes the transposition table (clears it). */
-  setHashSize(mb: number): void {
-    this.hashMb = mb;
+  constructor(hashMb = 16) {
+    this.tt = new TranspositionTable(hashMb);
   }
 
-  /** Clears the transposition table and all learned move-ordering data. */
-  clear(): void {}
+  setHashSize(mb: number): void {
+    this.tt.resize(mb);
+  }
+
+  /** Forgets everything learned: table and move-ordering statistics (`ucinewgame`). */
+  clear(): void {
+    this.tt.clear();
+    this.ordering.clear();
+  }
+
+  // ---------------------------------------------------------------------------
+  // Driver.
 
   /**
    * Searches pos under the limits of params until done or control.stopped.
@@ -31,11 +104,585 @@ export class Searcher {
    * before control.stopped (or ponderhit) even if the search ends early.
    */
   go(pos: Position, params: GoParams, options: SearchOptions, control: SearchControl, emit: (line: string) => void): SearchResult {
-    void params;
-    void options;
-    void control;
-    const n = generateMoves(pos, this.moves, 0, false);
-    emit('info depth 1 score cp 0 nodes 1 pv');
-    return { bestMove: n > 0 ? String(this.moves[0]) : '0000', ponderMove: null };
+    this.pos = pos;
+    this.control = control;
+    this.emit = emit;
+    this.nodes = 0;
+    this.seldepth = 0;
+    this.stopped = false;
+    this.startTime = performance.now();
+    this.pondering = params.ponder;
+    this.nodeLimit = params.nodes !== undefined && params.nodes > 0 ? params.nodes : 0;
+    this.showCurrMove = false;
+    this.tt.newSearch();
+    this.ordering.age();
+
+    const budget = computeTimeBudget(params, pos.side, options.moveOverhead);
+    this.hardMs = budget.hardMs;
+    const maxDepth = Math.min(MAX_PLY - 4, params.depth !== undefined && params.depth > 0 ? params.depth : MAX_PLY - 4);
+
+    // Root moves: legal moves, restricted by searchmoves.
+    const rootMoves = this.moves;
+    const rootCount = generateMoves(pos, rootMoves, 0, false);
+    this.rootExcludedCount = 0;
+    let allowed = rootCount;
+    if (params.searchmoves.length > 0) {
+      allowed = 0;
+      for (let i = 0; i < rootCount; i++) {
+        if (params.searchmoves.includes(moveToUci(pos, rootMoves[i]))) allowed++;
+        else this.rootExcluded[this.rootExcludedCount++] = rootMoves[i];
+      }
+      if (allowed === 0) {
+        emit('info string none of the searchmoves is legal here; searching all moves');
+        this.rootExcludedCount = 0;
+        allowed = rootCount;
+      }
+    }
+    const searchmovesExcluded = this.rootExcludedCount;
+
+    if (rootCount === 0) {
+      const score = pos.inCheck() ? -MATE : 0;
+      emit(`info depth 0 score ${formatScore(score)} nodes 0 time 0`);
+      this.waitWhileInfinite(params);
+      return { bestMove: '0000', ponderMove: null };
+    }
+
+    const multiPv = Math.max(1, Math.min(options.multiPv, allowed));
+    const pvScores = new Int32Array(multiPv);
+    const pvLines: number[][] = [];
+    let bestMove = 0;
+    let bestScore = -INFINITE;
+    let previousScore = 0;
+    let instability = 0;
+    // The fallback if even depth 1 is interrupted: first legal (allowed) move.
+    for (let i = 0; i < rootCount && bestMove === 0; i++) {
+      if (!this.isRootExcluded(rootMoves[i])) bestMove = rootMoves[i];
+    }
+    let completedDepth = 0;
+    let lastSeldepth = 0;
+    let lastPv: number[] = [bestMove];
+
+    // Whether the last line printed already is the final word on this search.
+    let reportedLast = false;
+    for (let depth = 1; depth <= maxDepth; depth++) {
+      reportedLast = false;
+      this.rootDepth = depth;
+      this.rootExcludedCount = searchmovesExcluded;
+      const lines: number[][] = [];
+      for (let pvIndex = 0; pvIndex < multiPv; pvIndex++) {
+        this.seldepth = 0;
+        this.iterationBest = 0;
+        const prev = pvIndex < pvScores.length && depth > 1 ? pvScores[pvIndex] : 0;
+        const score =
+          options.driver === 'mtdf' && multiPv === 1 ? this.mtdf(depth, depth > 1 ? prev : 0) : this.aspiration(depth, prev, pvIndex, multiPv);
+        if (this.stopped) {
+          // An interrupted iteration may still have found a better first line.
+          if (pvIndex === 0 && this.iterationBest !== 0) {
+            bestMove = this.iterationBest;
+            lastPv = this.pvTable[0] === bestMove ? this.extractPv() : [bestMove];
+          }
+          break;
+        }
+        pvScores[pvIndex] = score;
+        lines.push(this.extractPv());
+        this.rootExcluded[this.rootExcludedCount++] = this.pvTable[0];
+      }
+      if (this.stopped) break;
+      // Sort the lines by score (a later line can beat an earlier one after re-search).
+      const order = lines.map((_, i) => i).sort((a, b) => pvScores[b] - pvScores[a]);
+      pvLines.length = 0;
+      for (const i of order) pvLines.push(lines[i]);
+      const sortedScores = order.map((i) => pvScores[i]);
+      for (let i = 0; i < multiPv; i++) pvScores[i] = sortedScores[i];
+      completedDepth = depth;
+      if (pvLines[0][0] !== bestMove && depth > 1) instability += 1;
+      bestMove = pvLines[0][0];
+      bestScore = pvScores[0];
+      lastPv = pvLines[0];
+      for (let i = 0; i < multiPv; i++) this.reportLine(depth, i + 1, pvScores[i], pvLines[i], BOUND_EXACT, options);
+      reportedLast = true;
+
+      lastSeldepth = this.seldepth;
+
+      // Stop conditions.
+      if (params.mate !== undefined && params.mate > 0 && bestScore >= MATE_BOUND && MATE - bestScore <= params.mate * 2) break;
+      if (this.nodeLimit > 0 && this.nodes >= this.nodeLimit) break;
+      if (budget.softMs > 0 && !this.pondering && params.depth === undefined) {
+        if (allowed === 1 && depth >= 2) break; // only one move: play it
+        if (Math.abs(bestScore) >= MATE_BOUND && depth >= MATE - Math.abs(bestScore) + 4) break; // mate found
+        let scale = 1 + instability * 0.4;
+        if (depth > 1 && bestScore < previousScore - 30) scale *= 1.3;
+        const elapsed = performance.now() - this.startTime;
+        if (elapsed > Math.min(budget.softMs * scale, budget.hardMs) * 0.6) break;
+      }
+      instability *= 0.6;
+      previousScore = bestScore;
+      this.checkPonderhit();
+    }
+
+    const elapsed = Math.max(1, Math.round(performance.now() - this.startTime));
+    // The final line before bestmove (unless the last iteration's line is it):
+    // the best line of the deepest completed search, with the final counts.
+    if (!reportedLast) {
+      const line = pvLines.length > 0 && pvLines[0][0] === bestMove ? pvLines[0] : lastPv;
+      const score = pvLines.length > 0 && pvLines[0][0] === bestMove ? pvScores[0] : bestScore;
+      this.emit(
+        `info depth ${Math.max(1, completedDepth)} seldepth ${Math.max(1, lastSeldepth)} multipv 1 score ${formatScore(score === -INFINITE ? 0 : score)}` +
+          (options.showWdl ? ` wdl ${wdl(score)}` : '') +
+          ` nodes ${this.nodes} nps ${Math.round((this.nodes * 1000) / elapsed)} hashfull ${this.tt.hashfull()} time ${elapsed} pv ${this.pvToUci(line)}`,
+      );
+    }
+    this.waitWhileInfinite(params);
+    const ponder = this.ponderMoveAfter(lastPv, bestMove);
+    return { bestMove: moveToUci(pos, bestMove), ponderMove: ponder };
   }
+
+  /** With `go infinite` or an unanswered `go ponder`, bestmove must wait for stop or ponderhit. */
+  private waitWhileInfinite(params: GoParams): void {
+    if (!params.infinite && !params.ponder) return;
+    while (!this.control.stopped && !(params.ponder && !params.infinite && this.control.ponderhitReceived)) {
+      Atomics.wait(this.control.flags, 0, 0, 5);
+    }
+  }
+
+  /** The second move of the PV, or the TT move after the best move. */
+  private ponderMoveAfter(pv: number[], best: number): string | null {
+    const pos = this.pos;
+    if (best === 0) return null;
+    pos.makeMove(best);
+    let reply = pv.length > 1 && pv[0] === best ? pv[1] : 0;
+    if (reply === 0 && this.tt.probe(pos.keyLo, pos.keyHi)) reply = this.tt.move;
+    let text: string | null = null;
+    if (reply !== 0) {
+      const n = generateMoves(pos, this.moves, MAX_MOVES, false);
+      for (let i = MAX_MOVES; i < n; i++) if (this.moves[i] === reply) text = moveToUci(pos, reply);
+    }
+    pos.unmakeMove();
+    return text;
+  }
+
+  private isRootExcluded(move: number): boolean {
+    for (let i = 0; i < this.rootExcludedCount; i++) if (this.rootExcluded[i] === move) return true;
+    return false;
+  }
+
+  /** One iteration with an aspiration window around the previous score, widened on failure. */
+  private aspiration(depth: number, previous: number, pvIndex: number, multiPv: number): number {
+    let delta = 25;
+    let alpha = -INFINITE;
+    let beta = INFINITE;
+    if (depth >= 4 && Math.abs(previous) < MATE_BOUND) {
+      alpha = Math.max(-INFINITE, previous - delta);
+      beta = Math.min(INFINITE, previous + delta);
+    }
+    for (;;) {
+      const score = this.search(alpha, beta, depth, 0, false);
+      if (this.stopped) return score;
+      if (score <= alpha) {
+        beta = (alpha + beta) >> 1;
+        alpha = Math.max(-INFINITE, score - delta);
+        this.reportBound(depth, pvIndex, multiPv, score, BOUND_UPPER);
+      } else if (score >= beta) {
+        beta = Math.min(INFINITE, score + delta);
+        this.reportBound(depth, pvIndex, multiPv, score, BOUND_LOWER);
+      } else {
+        return score;
+      }
+      delta += delta >> 1;
+    }
+  }
+
+  /** MTD(f): converge on the score with null-window searches from a first guess. */
+  private mtdf(depth: number, guess: number): number {
+    let g = guess;
+    let lower = -INFINITE;
+    let upper = INFINITE;
+    let best = 0;
+    while (lower < upper) {
+      const beta = g === lower ? g + 1 : g;
+      g = this.search(beta - 1, beta, depth, 0, false);
+      if (this.stopped) return g;
+      if (this.pvTable[0] !== 0) best = this.pvTable[0];
+      if (g < beta) upper = g;
+      else lower = g;
+    }
+    if (this.pvTable[0] === 0) this.pvTable[0] = best;
+    return g;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Output.
+
+  private reportLine(depth: number, multipv: number, score: number, pv: number[], bound: number, options: SearchOptions): void {
+    const elapsed = Math.max(1, Math.round(performance.now() - this.startTime));
+    const boundText = bound === BOUND_LOWER ? ' lowerbound' : bound === BOUND_UPPER ? ' upperbound' : '';
+    this.emit(
+      `info depth ${depth} seldepth ${Math.max(depth, this.seldepth)} multipv ${multipv} score ${formatScore(score)}${boundText}` +
+        (options.showWdl ? ` wdl ${wdl(score)}` : '') +
+        ` nodes ${this.nodes} nps ${Math.round((this.nodes * 1000) / elapsed)} hashfull ${this.tt.hashfull()} time ${elapsed} pv ${this.pvToUci(pv)}`,
+    );
+  }
+
+  /** Aspiration failures are reported only in long searches, as GUIs expect. */
+  private reportBound(depth: number, pvIndex: number, multiPv: number, score: number, bound: number): void {
+    void multiPv;
+    if (performance.now() - this.startTime < 1000) return;
+    const elapsed = Math.max(1, Math.round(performance.now() - this.startTime));
+    this.emit(
+      `info depth ${depth} seldepth ${this.seldepth} multipv ${pvIndex + 1} score ${formatScore(score)} ${bound === BOUND_LOWER ? 'lowerbound' : 'upperbound'}` +
+        ` nodes ${this.nodes} nps ${Math.round((this.nodes * 1000) / elapsed)} time ${elapsed} pv ${this.pvToUci(this.extractPv())}`,
+    );
+  }
+
+  private extractPv(): number[] {
+    const pv: number[] = [];
+    for (let i = 0; i < this.pvLength[0]; i++) pv.push(this.pvTable[i]);
+    return pv;
+  }
+
+  /** PV in UCI notation; stops at the first move that is not legal (should not happen). */
+  private pvToUci(pv: number[]): string {
+    const pos = this.pos;
+    const parts: string[] = [];
+    let played = 0;
+    for (const move of pv) {
+      if (move === 0) break;
+      const n = generateMoves(pos, this.moves, MAX_MOVES, false);
+      let legal = false;
+      for (let i = MAX_MOVES; i < n; i++) if (this.moves[i] === move) legal = true;
+      if (!legal) break;
+      parts.push(moveToUci(pos, move));
+      pos.makeMove(move);
+      played++;
+    }
+    for (let i = 0; i < played; i++) pos.unmakeMove();
+    return parts.join(' ');
+  }
+
+  // ---------------------------------------------------------------------------
+  // Limits.
+
+  private checkPonderhit(): boolean {
+    if (this.pondering && this.control.ponderhitReceived) {
+      // From now on the normal time control applies, counted from the ponderhit.
+      this.pondering = false;
+      this.startTime = performance.now();
+      return true;
+    }
+    return false;
+  }
+
+  /** Polled every 1024 nodes: stop flag, hard time limit. */
+  private checkLimits(): void {
+    if (this.control.stopped) {
+      this.stopped = true;
+      return;
+    }
+    this.checkPonderhit();
+    if (this.rootDepth > 1 && this.hardMs > 0 && !this.pondering && performance.now() - this.startTime >= this.hardMs) {
+      this.stopped = true;
+    }
+    if (!this.showCurrMove && performance.now() - this.startTime > 1000) this.showCurrMove = true;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Alpha-beta.
+
+  /** Draw by the 50-move rule, repetition, or material that cannot mate. */
+  private isDraw(): boolean {
+    const pos = this.pos;
+    if (pos.halfmove >= 100 || pos.isRepetition()) return true;
+    const bb = pos.bb;
+    // No pawns, rooks or queens, and at most one minor piece on the board.
+    if ((bb[PAWN * 2] | bb[PAWN * 2 + 1] | bb[(8 | PAWN) * 2] | bb[(8 | PAWN) * 2 + 1]) !== 0) return false;
+    const heavy =
+      bb[ROOK * 2] | bb[ROOK * 2 + 1] | bb[QUEEN * 2] | bb[QUEEN * 2 + 1] |
+      bb[(8 | ROOK) * 2] | bb[(8 | ROOK) * 2 + 1] | bb[(8 | QUEEN) * 2] | bb[(8 | QUEEN) * 2 + 1];
+    if (heavy !== 0) return false;
+    return pos.count(KNIGHT) + pos.count(BISHOP) + pos.count(8 | KNIGHT) + pos.count(8 | BISHOP) <= 1;
+  }
+
+  private hasNonPawnMaterial(side: number): boolean {
+    const bb = this.pos.bb;
+    const p = side << 3;
+    return (
+      (bb[(p | KNIGHT) * 2] | bb[(p | KNIGHT) * 2 + 1] | bb[(p | BISHOP) * 2] | bb[(p | BISHOP) * 2 + 1] |
+        bb[(p | ROOK) * 2] | bb[(p | ROOK) * 2 + 1] | bb[(p | QUEEN) * 2] | bb[(p | QUEEN) * 2 + 1]) !== 0
+    );
+  }
+
+  private search(alpha: number, beta: number, depth: number, ply: number, cutNode: boolean): number {
+    const pos = this.pos;
+    const isPv = beta - alpha > 1;
+    const isRoot = ply === 0;
+    this.pvLength[ply] = ply;
+
+    if (depth <= 0) return this.qsearch(alpha, beta, ply);
+
+    this.nodes++;
+    if ((this.nodes & 1023) === 0) this.checkLimits();
+    if (this.nodeLimit > 0 && this.nodes >= this.nodeLimit) this.stopped = true;
+    if (this.stopped) return 0;
+    if (ply > this.seldepth) this.seldepth = ply;
+
+    const inCheck = pos.inCheck();
+    if (!isRoot) {
+      if (this.isDraw()) {
+        // A checkmate on the hundredth half-move still counts as mate.
+        if (!(pos.halfmove >= 100 && inCheck && generateMoves(pos, this.moves, ply * MAX_MOVES, false) === ply * MAX_MOVES)) return 0;
+      }
+      if (ply >= MAX_PLY - 2) return inCheck ? 0 : evaluate(pos);
+      // Mate-distance pruning: no line from here can beat a mate already found closer to the root.
+      alpha = Math.max(alpha, -MATE + ply);
+      beta = Math.min(beta, MATE - ply - 1);
+      if (alpha >= beta) return alpha;
+    }
+
+    // Transposition table.
+    const tt = this.tt;
+    let ttMove = 0;
+    let ttEval = NO_EVAL;
+    if (tt.probe(pos.keyLo, pos.keyHi)) {
+      ttMove = tt.move;
+      ttEval = tt.eval;
+      const ttScore = scoreFromTT(tt.score, ply);
+      if (!isPv && tt.depth >= depth && (tt.bound === BOUND_EXACT || (tt.bound === BOUND_LOWER ? ttScore >= beta : ttScore <= alpha))) {
+        return ttScore;
+      }
+    }
+
+    // Static evaluation, and whether it improved over our previous move.
+    let staticEval: number;
+    if (inCheck) {
+      staticEval = NO_EVAL;
+    } else {
+      staticEval = ttEval !== NO_EVAL ? ttEval : evaluate(pos);
+    }
+    this.staticEval[ply] = staticEval;
+    const improving = !inCheck && ply >= 2 && this.staticEval[ply - 2] !== NO_EVAL && staticEval > this.staticEval[ply - 2];
+
+    // Internal iterative reduction: without a hash move this node is probably not important.
+    if (depth >= 4 && ttMove === 0 && !isRoot) depth--;
+
+    if (!isPv && !inCheck) {
+      // Reverse futility: far above beta even with a margin per remaining ply.
+      if (depth <= 8 && staticEval - 80 * (depth - (improving ? 1 : 0)) >= beta && Math.abs(beta) < MATE_BOUND) {
+        return staticEval;
+      }
+      // Null move: if passing still fails high, a real move would too (not in
+      // pawn endings, where zugzwang makes passing better than any move).
+      if (depth >= 3 && staticEval >= beta && pos.stackMove[pos.ply - 1] !== 0 && this.hasNonPawnMaterial(pos.side)) {
+        const r = 3 + (depth >> 2) + Math.min(3, ((staticEval - beta) / 200) | 0);
+        pos.makeNullMove();
+        const score = -this.search(-beta, -beta + 1, depth - r, ply + 1, !cutNode);
+        pos.unmakeNullMove();
+        if (this.stopped) return 0;
+        if (score >= beta) return score >= MATE_BOUND ? beta : score;
+      }
+    }
+
+    const moves = this.moves;
+    const scores = this.scores;
+    const start = ply * MAX_MOVES;
+    const end = generateMoves(pos, moves, start, false);
+    if (end === start) return inCheck ? -MATE + ply : 0;
+    this.ordering.score(pos, moves, scores, start, end, ttMove, ply);
+
+    const alphaOrig = alpha;
+    let bestScore = -INFINITE;
+    let bestMove = 0;
+    let moveCount = 0;
+    let quietCount = 0;
+    let skipQuiets = false;
+    const quietBase = ply * 64;
+    const lmpLimit = improving ? 3 + depth * depth : ((3 + depth * depth) / 2) | 0;
+
+    for (let i = start; i < end; i++) {
+      // Once quiets are skipped, only captures remain of interest: take them in list order.
+      const move = skipQuiets ? moves[i] : this.ordering.pick(pos, moves, scores, i, end);
+      if (isRoot && this.rootExcludedCount > 0 && this.isRootExcluded(move)) continue;
+      const noisy = isNoisy(pos, move);
+      if (skipQuiets && !noisy) continue;
+
+      let futile = false;
+      if (!isRoot && bestScore > -MATE_BOUND && this.hasNonPawnMaterial(pos.side)) {
+        if (!noisy) {
+          // Late-move pruning: after enough quiet moves, the rest rarely matter.
+          if (depth <= 8 && quietCount >= lmpLimit) {
+            skipQuiets = true;
+            continue;
+          }
+          // Futility: a quiet move cannot lift a hopeless static eval above
+          // alpha, unless it gives check (decided once the move is made).
+          futile = !inCheck && depth <= 8 && staticEval + 100 + 100 * depth <= alpha;
+          if (depth <= 8 && !seeGE(pos, move, -60 * depth)) continue;
+        } else if (depth <= 8 && !seeGE(pos, move, -100 * depth)) {
+          continue;
+        }
+      }
+
+      if (isRoot && this.showCurrMove) {
+        this.emit(`info depth ${depth} currmove ${moveToUci(pos, move)} currmovenumber ${moveCount + 1}`);
+      }
+
+      pos.makeMove(move);
+      const givesCheck = pos.inCheck();
+      if (futile && !givesCheck) {
+        pos.unmakeMove();
+        continue;
+      }
+      moveCount++;
+      if (!noisy && quietCount < 64) this.quietsTried[quietBase + quietCount++] = move;
+      // Check extension: do not let a forcing sequence vanish past the horizon.
+      const newDepth = depth - 1 + (givesCheck ? 1 : 0);
+
+      let score: number;
+      if (moveCount === 1) {
+        score = -this.search(-beta, -alpha, newDepth, ply + 1, false);
+      } else {
+        // Late-move reductions: later moves in a well-ordered list are searched shallower first.
+        let r = 0;
+        if (depth >= 3 && moveCount > 1 + (isPv ? 1 : 0) && !noisy) {
+          r = LMR[Math.min(depth, 63) * 64 + Math.min(moveCount, 63)];
+          if (isPv) r--;
+          if (cutNode) r++;
+          if (!improving) r++;
+          if (givesCheck) r--;
+          r -= (this.ordering.historyOf(pos.side ^ 1, move) / 8192) | 0;
+          r = Math.max(0, Math.min(r, newDepth - 1));
+        }
+        score = -this.search(-alpha - 1, -alpha, newDepth - r, ply + 1, true);
+        if (score > alpha && r > 0) score = -this.search(-alpha - 1, -alpha, newDepth, ply + 1, !cutNode);
+        if (score > alpha && score < beta) score = -this.search(-beta, -alpha, newDepth, ply + 1, false);
+      }
+      pos.unmakeMove();
+      if (this.stopped) return 0;
+
+      if (score > bestScore) {
+        bestScore = score;
+        if (score > alpha) {
+          bestMove = move;
+          if (isRoot) this.iterationBest = move;
+          // Extend the principal variation.
+          const child = (ply + 1) * MAX_PLY;
+          const own = ply * MAX_PLY;
+          this.pvTable[own + ply] = move;
+          for (let j = ply + 1; j < this.pvLength[ply + 1]; j++) this.pvTable[own + j] = this.pvTable[child + j];
+          this.pvLength[ply] = Math.max(ply + 1, this.pvLength[ply + 1]);
+          if (score >= beta) {
+            if (!noisy) this.ordering.updateQuietCutoff(pos, move, ply, depth, this.quietsTried, quietBase, quietCount);
+            break;
+          }
+          alpha = score;
+        }
+      }
+    }
+
+    if (moveCount === 0) {
+      // Every move was excluded (MultiPV / searchmoves) or pruned.
+      if (isRoot) return -INFINITE;
+      return alpha;
+    }
+
+    const bound = bestScore >= beta ? BOUND_LOWER : bestScore > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
+    if (!(isRoot && this.rootExcludedCount > 0)) {
+      tt.store(pos.keyLo, pos.keyHi, bestMove, depth, bound, scoreToTT(bestScore, ply), staticEval === NO_EVAL ? 0 : staticEval);
+    }
+    return bestScore;
+  }
+
+  /** Quiescence: resolve captures (and check evasions) so that the static eval is taken in a quiet position. */
+  private qsearch(alpha: number, beta: number, ply: number): number {
+    const pos = this.pos;
+    this.pvLength[ply] = ply;
+    this.nodes++;
+    if ((this.nodes & 1023) === 0) this.checkLimits();
+    if (this.nodeLimit > 0 && this.nodes >= this.nodeLimit) this.stopped = true;
+    if (this.stopped) return 0;
+    if (ply > this.seldepth) this.seldepth = ply;
+    if (pos.halfmove >= 100 || pos.isRepetition()) return 0;
+
+    const inCheck = pos.inCheck();
+    if (ply >= MAX_PLY - 2) return inCheck ? 0 : evaluate(pos);
+    const isPv = beta - alpha > 1;
+
+    const tt = this.tt;
+    let ttMove = 0;
+    let ttEval = NO_EVAL;
+    if (tt.probe(pos.keyLo, pos.keyHi)) {
+      ttEval = tt.eval;
+      ttMove = tt.move;
+      const ttScore = scoreFromTT(tt.score, ply);
+      if (!isPv && (tt.bound === BOUND_EXACT || (tt.bound === BOUND_LOWER ? ttScore >= beta : ttScore <= alpha))) return ttScore;
+    }
+
+    let bestScore: number;
+    let standPat = NO_EVAL;
+    if (inCheck) {
+      bestScore = -INFINITE;
+    } else {
+      // Stand pat: the side to move can usually do at least as well as doing nothing.
+      standPat = ttEval !== NO_EVAL ? ttEval : evaluate(pos);
+      if (standPat >= beta) return standPat;
+      if (standPat > alpha) alpha = standPat;
+      bestScore = standPat;
+    }
+
+    const moves = this.moves;
+    const scores = this.scores;
+    const start = ply * MAX_MOVES;
+    const end = generateMoves(pos, moves, start, !inCheck);
+    if (inCheck && end === start) return -MATE + ply;
+    this.ordering.score(pos, moves, scores, start, end, ttMove, ply);
+
+    const alphaOrig = alpha;
+    let bestMove = 0;
+    for (let i = start; i < end; i++) {
+      const move = this.ordering.pick(pos, moves, scores, i, end);
+      if (!inCheck) {
+        const kind = moveKind(move);
+        if (kind >= 4 && kind !== 7) continue; // under-promotions
+        // Delta pruning: even winning this piece (plus a margin) cannot reach alpha.
+        if (kind < 4) {
+          const victim = kind === 3 ? PAWN : pos.board[moveTo(move)] & 7;
+          if (standPat + SEE_VALUE[victim] + 200 <= alpha) continue;
+        }
+        // Captures that lose material by static exchange are not worth resolving.
+        if (!seeGE(pos, move, 0)) continue;
+      }
+      pos.makeMove(move);
+      const score = -this.qsearch(-beta, -alpha, ply + 1);
+      pos.unmakeMove();
+      if (this.stopped) return 0;
+      if (score > bestScore) {
+        bestScore = score;
+        if (score > alpha) {
+          bestMove = move;
+          const child = (ply + 1) * MAX_PLY;
+          const own = ply * MAX_PLY;
+          this.pvTable[own + ply] = move;
+          for (let j = ply + 1; j < this.pvLength[ply + 1]; j++) this.pvTable[own + j] = this.pvTable[child + j];
+          this.pvLength[ply] = Math.max(ply + 1, this.pvLength[ply + 1]);
+          if (score >= beta) break;
+          alpha = score;
+        }
+      }
+    }
+    const bound = bestScore >= beta ? BOUND_LOWER : bestScore > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
+    tt.store(pos.keyLo, pos.keyHi, bestMove, 0, bound, scoreToTT(bestScore, ply), standPat === NO_EVAL ? 0 : standPat);
+    return bestScore;
+  }
+}
+
+/** Mate scores are stored relative to the node, not the root, so they stay true in other paths. */
+function scoreToTT(score: number, ply: number): number {
+  if (score >= MATE_BOUND) return score + ply;
+  if (score <= -MATE_BOUND) return score - ply;
+  return score;
+}
+
+function scoreFromTT(score: number, ply: number): number {
+  if (score >= MATE_BOUND) return score - ply;
+  if (score <= -MATE_BOUND) return score + ply;
+  return score;
 }

@@ -1,0 +1,143 @@
+// Move ordering. Moves are generated once per node and scored in classes,
+// then picked best-first with a lazy selection sort:
+//   1. the transposition-table move
+//   2. good captures and promotions, most valuable victim / least valuable attacker first
+//   3. the two killer moves of this ply, then the counter-move to the opponent's last move
+//   4. quiet moves by history score
+//   5. captures that lose material by static exchange (found lazily, when picked)
+// The learned tables (killers, counter-moves, history) live here too.
+
+import type { Position } from '../board/position.js';
+import { SEE_VALUE, seeGE } from '../board/see.js';
+import { CASTLE, EN_PASSANT, MAX_PLY, PAWN, PROMO_QUEEN, moveKind, moveTo } from '../board/types.js';
+
+const TT_MOVE_SCORE = 1 << 30;
+const GOOD_NOISY_SCORE = 1 << 28;
+const KILLER_1_SCORE = 1 << 27;
+const KILLER_2_SCORE = KILLER_1_SCORE - 1;
+const COUNTER_SCORE = KILLER_1_SCORE - 2;
+const BAD_NOISY_SCORE = -(1 << 28);
+/** History scores stay within ±HISTORY_MAX. */
+export const HISTORY_MAX = 16384;
+
+/** True for captures (en passant included); castling's "to" is our own rook, not a capture. */
+export function isCapture(pos: Position, move: number): boolean {
+  const kind = moveKind(move);
+  return kind === EN_PASSANT || (kind !== CASTLE && pos.board[moveTo(move)] !== 0);
+}
+
+/** Captures and promotions: the moves quiescence search looks at. */
+export function isNoisy(pos: Position, move: number): boolean {
+  return moveKind(move) >= 4 || isCapture(pos, move);
+}
+
+export class MoveOrdering {
+  readonly killers = new Int32Array(MAX_PLY * 2);
+  /** Counter-move to the opponent's last move, indexed by that move's piece * 64 + destination. */
+  readonly counters = new Int32Array(16 * 64);
+  /** Butterfly history, indexed by side * 4096 + from * 64 + to. */
+  readonly history = new Int32Array(2 * 64 * 64);
+
+  clear(): void {
+    this.killers.fill(0);
+    this.counters.fill(0);
+    this.history.fill(0);
+  }
+
+  /** Ages history between searches so that old lessons weigh less. */
+  age(): void {
+    for (let i = 0; i < this.history.length; i++) this.history[i] >>= 1;
+    this.killers.fill(0);
+  }
+
+  historyOf(side: number, move: number): number {
+    return this.history[side * 4096 + (move & 4095)];
+  }
+
+  /** Index into counters of the move that led to this position, or -1. */
+  counterSlot(pos: Position): number {
+    if (pos.ply === 0) return -1;
+    const prev = pos.stackMove[pos.ply - 1];
+    if (prev === 0) return -1;
+    const to = moveTo(prev);
+    return pos.board[to] * 64 + to;
+  }
+
+  /** Scores moves[start..end) into scores[] by the classes above. */
+  score(pos: Position, moves: Int32Array, scores: Int32Array, start: number, end: number, ttMove: number, ply: number): void {
+    const board = pos.board;
+    const k1 = this.killers[ply * 2];
+    const k2 = this.killers[ply * 2 + 1];
+    const cs = this.counterSlot(pos);
+    const counter = cs >= 0 ? this.counters[cs] : 0;
+    const hist = pos.side * 4096;
+    for (let i = start; i < end; i++) {
+      const m = moves[i];
+      if (m === ttMove) {
+        scores[i] = TT_MOVE_SCORE;
+        continue;
+      }
+      const kind = m >> 12;
+      const to = (m >> 6) & 63;
+      const victim = kind === EN_PASSANT ? PAWN : kind === CASTLE ? 0 : board[to] & 7;
+      if (victim !== 0 || kind >= 4) {
+        // MVV-LVA; queen promotions rank with captures, under-promotions last among them.
+        const promoBonus = kind === PROMO_QUEEN ? SEE_VALUE[5] : kind >= 4 ? -2000 : 0;
+        scores[i] = GOOD_NOISY_SCORE + SEE_VALUE[victim] * 8 + promoBonus - (board[m & 63] & 7);
+      } else if (m === k1) {
+        scores[i] = KILLER_1_SCORE;
+      } else if (m === k2) {
+        scores[i] = KILLER_2_SCORE;
+      } else if (m === counter) {
+        scores[i] = COUNTER_SCORE;
+      } else {
+        scores[i] = this.history[hist + (m & 4095)];
+      }
+    }
+  }
+
+  /**
+   * Swaps the best remaining move into position i and returns it. A capture
+   * that loses material by static exchange is demoted to the end instead.
+   */
+  pick(pos: Position, moves: Int32Array, scores: Int32Array, i: number, end: number): number {
+    for (;;) {
+      let best = i;
+      for (let j = i + 1; j < end; j++) if (scores[j] > scores[best]) best = j;
+      const m = moves[best];
+      const s = scores[best];
+      if (s >= GOOD_NOISY_SCORE && s < TT_MOVE_SCORE && !seeGE(pos, m, 0)) {
+        scores[best] = BAD_NOISY_SCORE + (s - GOOD_NOISY_SCORE);
+        continue;
+      }
+      moves[best] = moves[i];
+      scores[best] = scores[i];
+      moves[i] = m;
+      scores[i] = s;
+      return m;
+    }
+  }
+
+  /** A quiet move caused a beta cutoff: remember it, and punish the quiets tried before it. */
+  updateQuietCutoff(pos: Position, move: number, ply: number, depth: number, tried: Int32Array, triedStart: number, triedCount: number): void {
+    if (this.killers[ply * 2] !== move) {
+      this.killers[ply * 2 + 1] = this.killers[ply * 2];
+      this.killers[ply * 2] = move;
+    }
+    const cs = this.counterSlot(pos);
+    if (cs >= 0) this.counters[cs] = move;
+    const bonus = Math.min(depth * depth * 16 + depth * 32, 1600);
+    const base = pos.side * 4096;
+    this.updateHistory(base + (move & 4095), bonus);
+    for (let i = 0; i < triedCount; i++) {
+      const q = tried[triedStart + i];
+      if (q !== move) this.updateHistory(base + (q & 4095), -bonus);
+    }
+  }
+
+  /** History with gravity: the closer to the bound, the smaller the step, so scores stay bounded. */
+  private updateHistory(index: number, bonus: number): void {
+    const h = this.history[index];
+    this.history[index] = h + bonus - ((h * Math.abs(bonus)) / HISTORY_MAX | 0);
+  }
+}

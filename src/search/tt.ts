@@ -1,0 +1,132 @@
+// Transposition table: one Int32Array (over a SharedArrayBuffer, so that
+// parallel searchers can later share it), in buckets of four entries.
+//
+// An entry is three int32 words:
+//   0: check = keyHi ^ word1 ^ word2  (a torn write by another thread fails the check)
+//   1: move (16 bits) | depth (8 bits, biased by +DEPTH_BIAS) << 16 | bound (2 bits) << 24 | age (6 bits) << 26
+//   2: score (16 bits, signed) | static eval (16 bits, signed) << 16
+// The bucket is chosen by keyLo, and keyHi verifies the entry.
+
+export const BOUND_NONE = 0;
+export const BOUND_UPPER = 1; // the score is at most this (all moves failed low)
+export const BOUND_LOWER = 2; // the score is at least this (a move failed high)
+export const BOUND_EXACT = 3;
+
+const ENTRY_WORDS = 3;
+const BUCKET_ENTRIES = 4;
+const BUCKET_WORDS = ENTRY_WORDS * BUCKET_ENTRIES;
+const DEPTH_BIAS = 8; // quiescence stores negative depths
+const AGE_CYCLE = 64;
+
+export class TranspositionTable {
+  private table: Int32Array;
+  private buckets: number;
+  private age = 0;
+
+  // The last successful probe, read by the search right after probe() returns true.
+  move = 0;
+  depth = 0;
+  bound = BOUND_NONE;
+  score = 0;
+  eval = 0;
+
+  constructor(megabytes: number) {
+    this.table = new Int32Array(0);
+    this.buckets = 0;
+    this.resize(megabytes);
+  }
+
+  /** Reallocates the table (clearing it) with at most `megabytes` MiB. */
+  resize(megabytes: number): void {
+    const bytes = Math.max(1, megabytes) * 1024 * 1024;
+    this.buckets = Math.max(1, Math.floor(bytes / (BUCKET_WORDS * 4)));
+    this.table = new Int32Array(new SharedArrayBuffer(this.buckets * BUCKET_WORDS * 4));
+  }
+
+  clear(): void {
+    this.table.fill(0);
+    this.age = 0;
+  }
+
+  /** Called once per search so that entries of older searches are replaced first. */
+  newSearch(): void {
+    this.age = (this.age + 1) % AGE_CYCLE;
+  }
+
+  private bucketOf(keyLo: number): number {
+    return Math.floor(((keyLo >>> 0) * this.buckets) / 4294967296) * BUCKET_WORDS;
+  }
+
+  /** Looks the key up; on a hit fills move/depth/bound/score/eval and returns true. */
+  probe(keyLo: number, keyHi: number): boolean {
+    const t = this.table;
+    const base = this.bucketOf(keyLo);
+    for (let i = 0; i < BUCKET_WORDS; i += ENTRY_WORDS) {
+      const w1 = t[base + i + 1];
+      const w2 = t[base + i + 2];
+      if ((t[base + i] ^ w1 ^ w2) === keyHi && w1 !== 0) {
+        this.move = w1 & 0xffff;
+        this.depth = ((w1 >>> 16) & 0xff) - DEPTH_BIAS;
+        this.bound = (w1 >>> 24) & 3;
+        this.score = (w2 << 16) >> 16;
+        this.eval = w2 >> 16;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Stores a result. Replaces the same key, else the entry that is least
+   * worth keeping: shallowest, with entries from older searches counting as
+   * much shallower.
+   */
+  store(keyLo: number, keyHi: number, move: number, depth: number, bound: number, score: number, staticEval: number): void {
+    const t = this.table;
+    const base = this.bucketOf(keyLo);
+    let slot = base;
+    let worst = 1 << 30;
+    for (let i = 0; i < BUCKET_WORDS; i += ENTRY_WORDS) {
+      const e = base + i;
+      const w1 = t[e + 1];
+      const w2 = t[e + 2];
+      if ((t[e] ^ w1 ^ w2) === keyHi || w1 === 0) {
+        slot = e;
+        // Keep the old best move when the new result has none.
+        if (move === 0 && w1 !== 0) move = w1 & 0xffff;
+        // Do not overwrite a much deeper exact-ish result of this search with a shallow one.
+        const oldDepth = ((w1 >>> 16) & 0xff) - DEPTH_BIAS;
+        if (w1 !== 0 && bound !== BOUND_EXACT && oldDepth > depth + 3 && ((w1 >>> 26) & 63) === this.age) return;
+        worst = -1;
+        break;
+      }
+      const entryAge = (w1 >>> 26) & 63;
+      const ageDiff = (this.age - entryAge + AGE_CYCLE) % AGE_CYCLE;
+      const value = ((w1 >>> 16) & 0xff) - ageDiff * 8;
+      if (value < worst) {
+        worst = value;
+        slot = e;
+      }
+    }
+    const d = Math.max(0, Math.min(255, depth + DEPTH_BIAS));
+    const w1 = (move & 0xffff) | (d << 16) | (bound << 24) | (this.age << 26);
+    const w2 = (score & 0xffff) | (staticEval << 16);
+    t[slot + 1] = w1;
+    t[slot + 2] = w2;
+    t[slot] = keyHi ^ w1 ^ w2;
+  }
+
+  /** Permille of the first thousand buckets' entries written in the current search. */
+  hashfull(): number {
+    const t = this.table;
+    const n = Math.min(1000, this.buckets);
+    let used = 0;
+    for (let b = 0; b < n; b++) {
+      for (let i = 0; i < BUCKET_WORDS; i += ENTRY_WORDS) {
+        const w1 = t[b * BUCKET_WORDS + i + 1];
+        if (w1 !== 0 && ((w1 >>> 26) & 63) === this.age) used++;
+      }
+    }
+    return Math.round((used * 1000) / (n * BUCKET_ENTRIES));
+  }
+}
