@@ -1,18 +1,23 @@
 #!/usr/bin/env node
-// Command-line entry point (placeholder until the CLI module lands).
-import { Command } from 'commander';
-import { Position } from '../board/position.js';
-import { Perft } from '../board/perft.js';
+// Command-line entry point. `kestrel` alone speaks UCI on stdin/stdout (what a
+// chess GUI runs); each subcommand is registered by its own module.
 
-const program = new Command('kestrel');
-program
-  .command('perft <depth>')
-  .option('--fen <fen>', 'position')
-  .action((depth: string, opts: { fen?: string }) => {
-    const pos = new Position(opts.fen);
-    const t0 = performance.now();
-    const nodes = new Perft().count(pos, Number(depth));
-    const ms = performance.now() - t0;
-    console.log(`nodes ${nodes} time ${ms.toFixed(0)} ms nps ${Math.round((nodes / ms) * 1000)}`);
-  });
-program.parse();
+import { Command } from 'commander';
+import { runUci } from '../uci/uci.js';
+import { engineVersion } from '../uci/version.js';
+import { isSearchWorker, runSearchWorker } from '../uci/search-worker.js';
+import { registerEngineCommands } from './engine-commands.js';
+import { registerPerftCommands } from './perft-commands.js';
+
+const program = new Command('kestrel')
+  .description('Kestrel, a UCI chess engine for Node.js. Without a command, it speaks UCI on stdin/stdout.')
+  .version(engineVersion(), '-V, --version', 'print the version');
+
+registerPerftCommands(program);
+registerEngineCommands(program);
+
+// The search worker runs this same bundle; it must not parse arguments.
+// No arguments means UCI (checked before commander so that an unknown command is still an error).
+if (isSearchWorker()) runSearchWorker();
+else if (process.argv.length <= 2) await runUci();
+else await program.parseAsync();

@@ -1,0 +1,60 @@
+// The main thread's handle on the search worker: creates it on first use,
+// forwards its messages, notices when it dies, and can replace it.
+
+import type { Worker } from 'node:worker_threads';
+import type { FromWorker, SearchWorkerData, ToWorker } from './messages.js';
+import { startSearchWorker } from './search-worker.js';
+
+export interface HostEvents {
+  message(message: FromWorker): void;
+  /** The worker ended without being asked to (crash, out of memory, ...). */
+  died(reason: string): void;
+}
+
+export class WorkerHost {
+  private worker: Worker | null = null;
+
+  constructor(
+    /** workerData for a new worker (called once per worker started). */
+    private readonly bootData: () => SearchWorkerData,
+    private readonly events: HostEvents,
+  ) {}
+
+  /** Sends a message to the worker, starting it if needed. */
+  post(message: ToWorker): void {
+    this.ensure().postMessage(message);
+  }
+
+  /** Starts the worker now (so that the first `go` does not pay for it). */
+  warm(): void {
+    this.ensure();
+  }
+
+  private ensure(): Worker {
+    if (this.worker !== null) return this.worker;
+    const worker = startSearchWorker(this.bootData());
+    let lastError = '';
+    worker.on('message', (message: FromWorker) => {
+      if (this.worker === worker) this.events.message(message);
+    });
+    worker.on('error', (e: unknown) => {
+      lastError = e instanceof Error ? e.message : String(e);
+    });
+    worker.on('exit', (code: number) => {
+      if (this.worker !== worker) return; // replaced or terminated on purpose
+      this.worker = null;
+      this.events.died(lastError !== '' ? lastError : `exit code ${code}`);
+    });
+    // The process lifetime follows stdin, not the worker.
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+
+  /** Ends the worker (if any) without reporting it; the next post() starts a new one. */
+  terminate(): void {
+    const worker = this.worker;
+    this.worker = null;
+    if (worker !== null) void worker.terminate().catch(() => undefined);
+  }
+}

@@ -1,0 +1,76 @@
+// Messages between the UCI thread (main) and the search worker. Everything
+// the worker wants printed travels as a message, so the main thread is the
+// only writer of stdout and decides the order of all output.
+
+import { parseUciMove } from '../board/notation.js';
+import type { Position } from '../board/position.js';
+import type { GoParams, SearchOptions } from '../search/limits.js';
+
+/** What the worker receives in workerData when it is created. */
+export interface SearchWorkerData {
+  kestrelRole: 'search-worker';
+  hashMb: number;
+  /** Acknowledged (like a maintenance message) once the worker is ready to search. */
+  bootSeq: number;
+}
+
+/** A position as the worker rebuilds it: a FEN, then moves in UCI notation. */
+export interface PositionSpec {
+  fen: string;
+  moves: string[];
+  /** Castling notation for the search's output (UCI_Chess960 when `go` was sent). */
+  chess960: boolean;
+}
+
+/**
+ * Sets pos to spec. The moves are read in standard mode, which accepts
+ * castling both as king-takes-rook and as the king's two-square step, so a
+ * change of UCI_Chess960 after `position` cannot make them unreadable.
+ */
+export function loadPosition(pos: Position, spec: PositionSpec): void {
+  pos.chess960 = false;
+  pos.setFen(spec.fen);
+  for (const text of spec.moves) pos.makeMove(parseUciMove(pos, text));
+  pos.chess960 = spec.chess960;
+}
+
+/** Main thread -> worker. Jobs (go, perft, bench) carry an id echoed in their replies. */
+export type ToWorker =
+  | { type: 'hash'; seq: number; mb: number }
+  | { type: 'clear'; seq: number }
+  | {
+      type: 'go';
+      id: number;
+      position: PositionSpec;
+      params: GoParams;
+      options: SearchOptions;
+      /** Stop and ponderhit flags of this search only (a fresh buffer per search). */
+      control: SharedArrayBuffer;
+      /** Date.now() when the main thread read `go`: the clock runs from then, not from when the worker starts. */
+      receivedAt: number;
+    }
+  | { type: 'perft'; id: number; position: PositionSpec; depth: number; control: SharedArrayBuffer }
+  | { type: 'bench'; id: number; depth: number | null; control: SharedArrayBuffer };
+
+/** Worker -> main thread. */
+export type FromWorker =
+  /** A line of output of job `id` (info lines, perft lines). */
+  | { type: 'line'; id: number; text: string }
+  /** Job `id` is over; for `go`, bestMove is set (UCI notation, '0000' if none). */
+  | { type: 'done'; id: number; bestMove: string | null; ponderMove: string | null }
+  /** Maintenance message `seq` (hash, clear) has been applied. */
+  | { type: 'ack'; seq: number }
+  /** Something to report that belongs to no job (printed as an info string). */
+  | { type: 'note'; text: string };
+
+/** The first move of the pv of an info line about the best line (no multipv, or multipv 1); else null. */
+export function firstPvMove(line: string): string | null {
+  if (!line.startsWith('info ')) return null;
+  const tokens = line.split(' ');
+  if (tokens[1] === 'string') return null;
+  const pv = tokens.indexOf('pv');
+  if (pv < 0 || pv + 1 >= tokens.length) return null;
+  const multipv = tokens.indexOf('multipv');
+  if (multipv >= 0 && multipv < pv && tokens[multipv + 1] !== '1') return null;
+  return tokens[pv + 1];
+}

@@ -1,0 +1,152 @@
+// The UCI options: their declarations (printed after `uci`), their current
+// values, and the parsing of `setoption name <N> [value <V>]`.
+//
+// Names match case-insensitively, with any run of whitespace equal to one
+// space. A spin value outside [min, max] is clamped (with an info string); a
+// value that is not an integer, a check value other than true/false, or a
+// combo value not in the list is refused and the old value kept.
+
+export type OptionName =
+  | 'Hash'
+  | 'Clear Hash'
+  | 'Threads'
+  | 'MultiPV'
+  | 'Ponder'
+  | 'Move Overhead'
+  | 'UCI_Chess960'
+  | 'UCI_ShowWDL'
+  | 'SearchDriver';
+
+type OptionDecl =
+  | { name: OptionName; type: 'spin'; default: number; min: number; max: number }
+  | { name: OptionName; type: 'check'; default: boolean }
+  | { name: OptionName; type: 'combo'; default: string; vars: string[] }
+  | { name: OptionName; type: 'button' };
+
+export const OPTION_DECLS: readonly OptionDecl[] = [
+  { name: 'Hash', type: 'spin', default: 16, min: 1, max: 4096 },
+  { name: 'Clear Hash', type: 'button' },
+  { name: 'Threads', type: 'spin', default: 1, min: 1, max: 1 },
+  { name: 'MultiPV', type: 'spin', default: 1, min: 1, max: 256 },
+  { name: 'Ponder', type: 'check', default: false },
+  { name: 'Move Overhead', type: 'spin', default: 30, min: 0, max: 5000 },
+  { name: 'UCI_Chess960', type: 'check', default: false },
+  { name: 'UCI_ShowWDL', type: 'check', default: false },
+  { name: 'SearchDriver', type: 'combo', default: 'pvs', vars: ['pvs', 'mtdf'] },
+];
+
+/** The `option name ...` lines answering `uci`, in declaration order. */
+export function optionLines(): string[] {
+  return OPTION_DECLS.map((d) => {
+    switch (d.type) {
+      case 'spin':
+        return `option name ${d.name} type spin default ${d.default} min ${d.min} max ${d.max}`;
+      case 'check':
+        return `option name ${d.name} type check default ${d.default}`;
+      case 'combo':
+        return `option name ${d.name} type combo default ${d.default} ${d.vars.map((v) => 'var ' + v).join(' ')}`;
+      case 'button':
+        return `option name ${d.name} type button`;
+    }
+  });
+}
+
+export type OptionValue = number | boolean | string | null;
+
+/** The outcome of one `setoption`: the option and its new value, plus anything to report. */
+export interface SetOptionResult {
+  /** Null when nothing changes (unknown option, refused value). Buttons give value null. */
+  name: OptionName | null;
+  value: OptionValue;
+  /** Info strings to print (warnings, refusals). */
+  messages: string[];
+}
+
+export class OptionValues {
+  private readonly values = new Map<OptionName, OptionValue>();
+
+  constructor() {
+    for (const d of OPTION_DECLS) if (d.type !== 'button') this.values.set(d.name, d.default);
+  }
+
+  get hash(): number {
+    return this.values.get('Hash') as number;
+  }
+  get multiPv(): number {
+    return this.values.get('MultiPV') as number;
+  }
+  get moveOverhead(): number {
+    return this.values.get('Move Overhead') as number;
+  }
+  get chess960(): boolean {
+    return this.values.get('UCI_Chess960') as boolean;
+  }
+  get showWdl(): boolean {
+    return this.values.get('UCI_ShowWDL') as boolean;
+  }
+  get driver(): 'pvs' | 'mtdf' {
+    return this.values.get('SearchDriver') as 'pvs' | 'mtdf';
+  }
+
+  /**
+   * Applies the arguments of `setoption` (the tokens after the command) and
+   * says what changed. Never throws.
+   */
+  set(args: string[]): SetOptionResult {
+    const messages: string[] = [];
+    if (args.length === 0 || args[0].toLowerCase() !== 'name') {
+      return { name: null, value: null, messages: ['setoption: expected "setoption name <name> [value <value>]"'] };
+    }
+    const valueAt = args.findIndex((t, i) => i > 0 && t.toLowerCase() === 'value');
+    const nameTokens = args.slice(1, valueAt < 0 ? args.length : valueAt);
+    const valueTokens = valueAt < 0 ? null : args.slice(valueAt + 1);
+    const wanted = nameTokens.join(' ');
+    if (wanted === '') return { name: null, value: null, messages: ['setoption: missing option name'] };
+    const decl = OPTION_DECLS.find((d) => d.name.toLowerCase() === wanted.toLowerCase());
+    if (decl === undefined) return { name: null, value: null, messages: [`unknown option: ${wanted}`] };
+
+    const text = valueTokens === null ? null : valueTokens.join(' ');
+    if (decl.type === 'button') {
+      if (text !== null && text !== '') messages.push(`option ${decl.name} is a button; value '${text}' ignored`);
+      return { name: decl.name, value: null, messages };
+    }
+    if (text === null || text === '') {
+      return { name: null, value: null, messages: [`option ${decl.name} needs a value; kept ${this.values.get(decl.name)}`] };
+    }
+    const old = this.values.get(decl.name);
+    let value: OptionValue;
+    switch (decl.type) {
+      case 'spin': {
+        if (!/^[+-]?\d+$/.test(text)) {
+          return { name: null, value: null, messages: [`option ${decl.name}: '${text}' is not an integer; kept ${old}`] };
+        }
+        const n = Number(text);
+        value = Math.min(decl.max, Math.max(decl.min, n));
+        if (value !== n) messages.push(`option ${decl.name}: ${text} is outside ${decl.min}..${decl.max}; set to ${value}`);
+        break;
+      }
+      case 'check': {
+        const t = text.toLowerCase();
+        if (t !== 'true' && t !== 'false') {
+          return { name: null, value: null, messages: [`option ${decl.name}: '${text}' is not true or false; kept ${old}`] };
+        }
+        value = t === 'true';
+        break;
+      }
+      case 'combo': {
+        const v = decl.vars.find((x) => x.toLowerCase() === text.toLowerCase());
+        if (v === undefined) {
+          return {
+            name: null,
+            value: null,
+            messages: [`option ${decl.name}: '${text}' is not one of ${decl.vars.join(', ')}; kept ${old}`],
+          };
+        }
+        value = v;
+        break;
+      }
+    }
+    this.values.set(decl.name, value);
+    return { name: decl.name, value, messages };
+  }
+}

@@ -1,0 +1,285 @@
+// The search worker: a worker_threads Worker that owns the Searcher (and so
+// its transposition table) and runs the long jobs — go, go perft, bench — so
+// that the UCI thread stays free to answer isready, stop and quit at once.
+//
+// The worker runs from the same file as the engine: in the bundle
+// (dist/kestrel.js) import.meta.url is the bundle itself, whose entry must
+// call runSearchWorker() instead of the CLI when isSearchWorker() is true.
+// This module also starts the worker body itself when it is evaluated inside
+// a search worker, so that under tsx (where the worker loads this very file)
+// it works without any entry point; runSearchWorker() is idempotent.
+//
+// Every line of output goes to the main thread as a message; the worker
+// never writes to stdout. Each job ends with exactly one `done` message, even
+// when the search throws: then the worker reports `info string error: ...`
+// and answers with a legal fallback move.
+
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { generateMoves } from '../board/movegen.js';
+import { moveToUci, parseUciMove } from '../board/notation.js';
+import { Perft } from '../board/perft.js';
+import { Position } from '../board/position.js';
+import { MAX_MOVES } from '../board/types.js';
+import { DEFAULT_BENCH_DEPTH, runBench } from '../search/bench.js';
+import { SearchControl } from '../search/control.js';
+import type { GoParams, SearchOptions } from '../search/limits.js';
+import { Searcher } from '../search/search.js';
+import { firstPvMove, loadPosition, type FromWorker, type PositionSpec, type SearchWorkerData, type ToWorker } from './messages.js';
+
+/** True in a thread started by startSearchWorker(). */
+export function isSearchWorker(): boolean {
+  if (isMainThread) return false;
+  const data = workerData as Partial<SearchWorkerData> | null | undefined;
+  return data !== null && typeof data === 'object' && data.kestrelRole === 'search-worker';
+}
+
+/** Starts the search worker running the code this module was loaded from. */
+export function startSearchWorker(data: SearchWorkerData): Worker {
+  const self = import.meta.url;
+  if (self.endsWith('.ts')) {
+    // Development under tsx: on Node.js 20 a worker does not inherit tsx's
+    // module hooks, so the worker registers them before importing this file.
+    try {
+      const api = import.meta.resolve('tsx/esm/api');
+      const boot = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(self)}); })`;
+      return new Worker(boot, { eval: true, workerData: data });
+    } catch {
+      // tsx is not installed: try the plain way below.
+    }
+  }
+  return new Worker(new URL(self), { workerData: data });
+}
+
+let started = false;
+
+/** The worker body: serves job and maintenance messages until terminated. No-op outside a search worker. */
+export function runSearchWorker(): void {
+  if (started || !isSearchWorker() || parentPort === null) return;
+  started = true;
+  const data = workerData as SearchWorkerData;
+  const worker = new SearchWorker((message) => parentPort!.postMessage(message), data.hashMb);
+  worker.listen();
+  parentPort.postMessage({ type: 'ack', seq: data.bootSeq } satisfies FromWorker);
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+class SearchWorker {
+  private searcher: Searcher;
+  private hashMb: number;
+  private readonly pos = new Position();
+  private readonly moves = new Int32Array(MAX_MOVES);
+
+  constructor(
+    private readonly send: (message: FromWorker) => void,
+    hashMb: number,
+  ) {
+    this.hashMb = hashMb;
+    try {
+      this.searcher = new Searcher(hashMb);
+    } catch (e) {
+      this.send({ type: 'note', text: `error: could not allocate ${hashMb} MB of hash (${errorText(e)}); using 1 MB` });
+      this.hashMb = 1;
+      this.searcher = new Searcher(1);
+    }
+  }
+
+  listen(): void {
+    parentPort!.on('message', (message: ToWorker) => this.handle(message));
+  }
+
+  private handle(message: ToWorker): void {
+    try {
+      switch (message.type) {
+        case 'hash':
+          this.resize(message.mb);
+          this.send({ type: 'ack', seq: message.seq });
+          break;
+        case 'clear':
+          this.guard('clearing the hash', () => this.searcher.clear());
+          this.send({ type: 'ack', seq: message.seq });
+          break;
+        case 'go':
+          this.go(
+            message.id,
+            message.position,
+            withLag(message.params, Date.now() - message.receivedAt),
+            message.options,
+            new SearchControl(message.control),
+          );
+          break;
+        case 'perft':
+          this.perft(message.id, message.position, message.depth, new SearchControl(message.control));
+          break;
+        case 'bench':
+          this.bench(message.id, message.depth);
+          break;
+      }
+    } catch (e) {
+      // Only reached through a bug in this file: report it, end the job, keep serving.
+      this.send({ type: 'note', text: `error: ${errorText(e)}` });
+      if (message.type === 'go' || message.type === 'perft' || message.type === 'bench') {
+        this.send({ type: 'done', id: message.id, bestMove: null, ponderMove: null });
+      }
+    }
+  }
+
+  /** Runs fn; an exception becomes an info string. */
+  private guard(what: string, fn: () => void): boolean {
+    try {
+      fn();
+      return true;
+    } catch (e) {
+      this.send({ type: 'note', text: `error: ${what} failed: ${errorText(e)}` });
+      return false;
+    }
+  }
+
+  private resize(mb: number): void {
+    if (mb === this.hashMb) return;
+    if (this.guard(`resizing the hash to ${mb} MB`, () => this.searcher.setHashSize(mb))) {
+      this.hashMb = mb;
+    } else if (!this.guard(`restoring the hash to ${this.hashMb} MB`, () => this.searcher.setHashSize(this.hashMb))) {
+      this.searcher = new Searcher(1);
+      this.hashMb = 1;
+    }
+  }
+
+  /** Sets this.pos to spec (the main thread has checked the moves). */
+  private load(spec: PositionSpec): void {
+    loadPosition(this.pos, spec);
+  }
+
+  /** Legal moves of this.pos in UCI notation. */
+  private legalMoves(): string[] {
+    const n = generateMoves(this.pos, this.moves, 0, false);
+    const out: string[] = [];
+    for (let i = 0; i < n; i++) out.push(moveToUci(this.pos, this.moves[i]));
+    return out;
+  }
+
+  private go(id: number, spec: PositionSpec, params: GoParams, options: SearchOptions, control: SearchControl): void {
+    let lastPvMove: string | null = null;
+    const emit = (text: string): void => {
+      const pv = firstPvMove(text);
+      if (pv !== null) lastPvMove = pv;
+      this.send({ type: 'line', id, text });
+    };
+
+    let bestMove: string | null = null;
+    let ponderMove: string | null = null;
+    try {
+      this.load(spec);
+      const result = this.searcher.go(this.pos, params, options, control, emit);
+      bestMove = result.bestMove;
+      ponderMove = result.ponderMove;
+    } catch (e) {
+      emit(`info string error: the search failed: ${errorText(e)}`);
+    }
+
+    // The protocol: no bestmove before `stop` in infinite mode, or before
+    // ponderhit/stop while pondering, even if the search ended early.
+    holdWhileRequired(control, params);
+
+    // Check the answer against a fresh copy of the position.
+    let legal: string[] = [];
+    try {
+      this.load(spec);
+      legal = this.legalMoves();
+    } catch (e) {
+      emit(`info string error: ${errorText(e)}`);
+    }
+    const allowed = params.searchmoves.length > 0 ? params.searchmoves.filter((m) => legal.includes(m)) : legal;
+    const fallback = lastPvMove !== null && allowed.includes(lastPvMove) ? lastPvMove : (allowed[0] ?? legal[0] ?? '0000');
+    if (bestMove === null) {
+      bestMove = fallback;
+      ponderMove = null;
+    } else if (legal.length === 0 ? bestMove !== '0000' : !allowed.includes(bestMove)) {
+      emit(`info string error: the search returned ${bestMove}, not a move it may play here; playing ${fallback}`);
+      bestMove = fallback;
+      ponderMove = null;
+    }
+    if (ponderMove !== null && bestMove !== '0000') {
+      try {
+        this.pos.makeMove(parseUciMove(this.pos, bestMove));
+        parseUciMove(this.pos, ponderMove);
+      } catch {
+        emit(`info string error: the search returned ponder move ${ponderMove}, not legal after ${bestMove}; dropped`);
+        ponderMove = null;
+      }
+    } else {
+      ponderMove = null;
+    }
+    this.send({ type: 'done', id, bestMove, ponderMove });
+  }
+
+  /** `go perft <depth>`: leaf counts per root move, then the total (Stockfish's layout). */
+  private perft(id: number, spec: PositionSpec, depth: number, control: SearchControl): void {
+    const emit = (text: string): void => this.send({ type: 'line', id, text });
+    try {
+      this.load(spec);
+      const n = generateMoves(this.pos, this.moves, 0, false);
+      const root = Array.from(this.moves.subarray(0, n));
+      const counter = new Perft(depth);
+      let total = 0;
+      let stopped = false;
+      const t0 = performance.now();
+      for (const move of root) {
+        if (control.stopped) {
+          stopped = true;
+          break;
+        }
+        const name = moveToUci(this.pos, move);
+        this.pos.makeMove(move);
+        const count = counter.count(this.pos, depth - 1);
+        this.pos.unmakeMove();
+        total += count;
+        emit(`${name}: ${count}`);
+      }
+      const ms = performance.now() - t0;
+      // "Nodes searched" comes last: a client waiting for it may send the next command at once.
+      if (stopped) emit('info string perft stopped before the last root move; the total is partial');
+      else emit(`info string perft depth ${depth} time ${Math.round(ms)} ms nps ${ms > 0 ? Math.round((total / ms) * 1000) : 0}`);
+      emit('');
+      emit(`Nodes searched: ${total}`);
+    } catch (e) {
+      emit(`info string error: perft failed: ${errorText(e)}`);
+    }
+    this.send({ type: 'done', id, bestMove: null, ponderMove: null });
+  }
+
+  /** `bench [depth]`. */
+  private bench(id: number, depth: number | null): void {
+    const emit = (text: string): void => this.send({ type: 'line', id, text });
+    try {
+      runBench(depth ?? DEFAULT_BENCH_DEPTH, emit);
+    } catch (e) {
+      emit(`info string error: bench failed: ${errorText(e)}`);
+    }
+    this.send({ type: 'done', id, bestMove: null, ponderMove: null });
+  }
+}
+
+/**
+ * The limits as they stand now: the clocks and movetime less the time since
+ * the main thread read `go` (a queued Hash resize, or the worker starting up).
+ */
+function withLag(params: GoParams, lagMs: number): GoParams {
+  // Pondering: the clock starts at ponderhit, so the lag costs nothing.
+  if (!(lagMs >= 2) || params.ponder || params.infinite) return params;
+  const less = (ms: number | undefined, floor: number): number | undefined => (ms === undefined ? undefined : Math.max(floor, ms - lagMs));
+  return { ...params, wtime: less(params.wtime, 0), btime: less(params.btime, 0), movetime: less(params.movetime, 1) };
+}
+
+/** Blocks (this is a worker) while `infinite`, or `ponder` without ponderhit, holds and stop has not come. */
+function holdWhileRequired(control: SearchControl, params: GoParams): void {
+  const flags = control.flags;
+  while (!control.stopped && (params.infinite || (params.ponder && !control.ponderhitReceived))) {
+    // The main thread notifies index 0 after raising any flag; the timeout is a safety net.
+    Atomics.wait(flags, 0, Atomics.load(flags, 0), 50);
+  }
+}
+
+if (isSearchWorker()) runSearchWorker();

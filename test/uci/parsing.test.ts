@@ -1,0 +1,153 @@
+// Unit tests of the UCI layer's pure parts (no engine process).
+
+import { describe, expect, it } from 'vitest';
+import { Position } from '../../src/board/position.js';
+import { checkers, boardDiagram } from '../../src/uci/board-display.js';
+import { MAX_DEPTH, parseGo } from '../../src/uci/go-params.js';
+import { emergencyMove } from '../../src/uci/fallback.js';
+import { firstPvMove } from '../../src/uci/messages.js';
+import { OptionValues, optionLines } from '../../src/uci/options.js';
+import { Output, type LineSink } from '../../src/uci/output.js';
+
+const accept = (text: string): string => {
+  if (!/^[a-h][1-8][a-h][1-8][nbrq]?$/.test(text)) throw new Error(`malformed move '${text}'`);
+  return text;
+};
+const go = (line: string) => parseGo(line.split(' ').filter((t) => t !== ''), accept);
+
+describe('parseGo', () => {
+  it('reads every limit', () => {
+    const { params, perft, messages } = go('wtime 1000 btime 2000 winc 10 binc 20 movestogo 5 depth 7 nodes 9999 mate 3 movetime 500');
+    expect(messages).toEqual([]);
+    expect(perft).toBe(null);
+    expect(params).toEqual({
+      wtime: 1000, btime: 2000, winc: 10, binc: 20, movestogo: 5, depth: 7, nodes: 9999, mate: 3, movetime: 500,
+      infinite: false, ponder: false, searchmoves: [],
+    });
+  });
+
+  it('reads flags and searchmoves up to the next keyword', () => {
+    const { params, messages } = go('ponder searchmoves e2e4 d2d4 e2e4 zz infinite wtime 5');
+    expect(params.ponder).toBe(true);
+    expect(params.infinite).toBe(true);
+    expect(params.searchmoves).toEqual(['e2e4', 'd2d4']);
+    expect(params.wtime).toBe(5);
+    expect(messages).toEqual(["searchmoves: malformed move 'zz'; ignored"]);
+  });
+
+  it('replaces nonsense with defaults and says so', () => {
+    const { params, messages } = go('depth 100000 nodes 1.5e3 winc -4 movetime -1 mate x wtime');
+    expect(params.depth).toBe(MAX_DEPTH);
+    expect(params.nodes).toBe(1500);
+    expect(params.winc).toBe(0);
+    expect(params.movetime).toBeUndefined();
+    expect(params.mate).toBeUndefined();
+    expect(params.wtime).toBeUndefined();
+    expect(messages).toHaveLength(5);
+  });
+
+  it('searchmoves with no legal move searches all moves, and says so', () => {
+    const { params, messages } = go('searchmoves zz depth 3');
+    expect(params.searchmoves).toEqual([]);
+    expect(params.depth).toBe(3);
+    expect(messages).toEqual(["searchmoves: malformed move 'zz'; ignored", 'searchmoves: no legal move given; searching all moves']);
+  });
+
+  it('a keyword is never taken as a value', () => {
+    const { params, messages } = go('depth infinite');
+    expect(params.infinite).toBe(true);
+    expect(params.depth).toBeUndefined();
+    expect(messages).toEqual(['go: depth needs a value; ignored']);
+  });
+
+  it('perft depth, with a default and a range', () => {
+    expect(go('perft 4').perft).toBe(4);
+    expect(go('perft').perft).toBe(1);
+    expect(go('perft 0').perft).toBe(1);
+    expect(go('perft 99').perft).toBe(20);
+  });
+});
+
+describe('options', () => {
+  it('declares the options in UCI syntax', () => {
+    expect(optionLines()).toContain('option name SearchDriver type combo default pvs var pvs var mtdf');
+  });
+
+  it('matches names case-insensitively, spaces collapsed, and parses each type', () => {
+    const o = new OptionValues();
+    expect(o.set('name move overhead value 250'.split(' ')).messages).toEqual([]);
+    expect(o.moveOverhead).toBe(250);
+    o.set('name UCI_CHESS960 value True'.split(' '));
+    expect(o.chess960).toBe(true);
+    o.set('name searchdriver value MTDF'.split(' '));
+    expect(o.driver).toBe('mtdf');
+    expect(o.set('name Clear Hash'.split(' ')).name).toBe('Clear Hash');
+  });
+
+  it('clamps spins, keeps the old value on garbage', () => {
+    const o = new OptionValues();
+    expect(o.set('name Hash value 100000'.split(' ')).value).toBe(4096);
+    expect(o.hash).toBe(4096);
+    expect(o.set('name Hash value lots'.split(' ')).name).toBe(null);
+    expect(o.hash).toBe(4096);
+    expect(o.set('name MultiPV value -3'.split(' ')).value).toBe(1);
+  });
+});
+
+describe('firstPvMove', () => {
+  it('takes the first pv move of the best line only', () => {
+    expect(firstPvMove('info depth 3 score cp 5 pv e2e4 e7e5')).toBe('e2e4');
+    expect(firstPvMove('info depth 3 multipv 1 score cp 5 pv d2d4')).toBe('d2d4');
+    expect(firstPvMove('info depth 3 multipv 2 score cp 5 pv c2c4')).toBe(null);
+    expect(firstPvMove('info string the pv a1a2 is bad')).toBe(null);
+    expect(firstPvMove('info depth 3 pv')).toBe(null);
+  });
+});
+
+describe('Output', () => {
+  it('keeps order, flattens line breaks and flushes', async () => {
+    const written: string[] = [];
+    const callbacks: Array<() => void> = [];
+    const sink: LineSink = {
+      write(chunk, cb) {
+        written.push(chunk);
+        callbacks.push(() => cb(null));
+        return true;
+      },
+    };
+    const out = new Output(sink);
+    out.write('a\nb');
+    out.writeLines(['c', 'd']);
+    out.info('x'.repeat(400));
+    let flushed = false;
+    const done = out.flush().then(() => (flushed = true));
+    await Promise.resolve();
+    expect(flushed).toBe(false);
+    for (const cb of callbacks) cb();
+    await done;
+    expect(written[0]).toBe('a b\n');
+    expect(written[1]).toBe('c\nd\n');
+    expect(written[2].length).toBe('info string '.length + 303 + 1);
+  });
+});
+
+describe('d', () => {
+  it('finds checkers', () => {
+    expect(checkers(new Position('4k3/8/8/8/8/5n2/8/R3K2q w Q - 0 1'))).toEqual([7, 21]);
+    expect(checkers(new Position('4k3/8/8/8/8/8/3p4/4K3 w - - 0 1'))).toEqual([11]);
+    expect(checkers(new Position('4k3/8/8/8/1b6/8/3P4/4K3 w - - 0 1'))).toEqual([]);
+    const lines = boardDiagram(new Position());
+    expect(lines).toContain(' | R | N | B | Q | K | B | N | R | 1');
+  });
+});
+
+describe('emergencyMove', () => {
+  it('takes a mate in one, or a free queen, and respects the allowed list', () => {
+    const mate = { fen: '6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1', moves: [], chess960: false };
+    expect(emergencyMove(mate, ['a1a2', 'a1a8', 'g1f1'])).toBe('a1a8');
+    expect(emergencyMove(mate, ['a1a2', 'g1f1'])).not.toBe('a1a8');
+    const queen = { fen: '4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1', moves: [], chess960: false };
+    expect(emergencyMove(queen, ['d2d1', 'd2d5', 'e1f1'])).toBe('d2d5');
+    expect(emergencyMove(queen, [])).toBe('0000');
+  });
+});

@@ -1,0 +1,484 @@
+// The UCI protocol, end to end: the built engine is spawned and spoken to
+// over pipes the way a GUI does. Timings are asserted loosely (the targets
+// are far lower) so that a loaded machine does not make the suite flaky.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EngineProcess, ROOT, ensureBuilt, startEngine } from './engine-process.js';
+
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const BESTMOVE = /^bestmove /;
+const UCI_MOVE = /^[a-h][1-8][a-h][1-8][nbrq]?$/;
+
+let engines: EngineProcess[] = [];
+
+async function engine(): Promise<EngineProcess> {
+  const e = await startEngine();
+  engines.push(e);
+  return e;
+}
+
+beforeAll(() => ensureBuilt(), 60000);
+
+afterEach(() => {
+  for (const e of engines) e.kill();
+  engines = [];
+});
+
+/** The moves of `bestmove X [ponder Y]`. */
+function parseBestmove(line: string): { best: string; ponder: string | null } {
+  const t = line.split(' ');
+  return { best: t[1], ponder: t[2] === 'ponder' ? t[3] : null };
+}
+
+describe('handshake and options', () => {
+  it('answers uci with id, every option and uciok, and isready with readyok', async () => {
+    const e = await engine();
+    e.send('uci');
+    const lines = await e.collectUntil(/^uciok$/);
+    expect(lines).toContain(`id name Kestrel ${VERSION}`);
+    expect(lines).toContain('id author The Kestrel developers');
+    const options = lines.filter((l) => l.startsWith('option '));
+    expect(options).toEqual([
+      'option name Hash type spin default 16 min 1 max 4096',
+      'option name Clear Hash type button',
+      'option name Threads type spin default 1 min 1 max 1',
+      'option name MultiPV type spin default 1 min 1 max 256',
+      'option name Ponder type check default false',
+      'option name Move Overhead type spin default 30 min 0 max 5000',
+      'option name UCI_Chess960 type check default false',
+      'option name UCI_ShowWDL type check default false',
+      'option name SearchDriver type combo default pvs var pvs var mtdf',
+    ]);
+    expect(await e.sync()).toEqual([]);
+  }, 20000);
+
+  it('accepts valid setoption silently (case-insensitive names, multi-word names)', async () => {
+    const e = await engine();
+    for (const line of [
+      'setoption name Hash value 32',
+      'setoption name hash value 8',
+      'setoption name Clear Hash',
+      'setoption name move   overhead value 100',
+      'setoption name MultiPV value 2',
+      'setoption name Ponder value true',
+      'setoption name UCI_Chess960 value false',
+      'setoption name uci_showwdl value TRUE',
+      'setoption name SearchDriver value mtdf',
+      'setoption name SearchDriver value PVS',
+      'setoption name Threads value 1',
+    ]) {
+      e.send(line);
+    }
+    expect(await e.sync()).toEqual([]);
+  }, 20000);
+
+  it('reports bad setoption input: clamps out-of-range spins, keeps the old value otherwise', async () => {
+    const e = await engine();
+    e.send('setoption name Hash value 0');
+    e.send('setoption name MultiPV value 999');
+    e.send('setoption name Threads value 8');
+    e.send('setoption name Move Overhead value fast');
+    e.send('setoption name Ponder value maybe');
+    e.send('setoption name SearchDriver value alphabeta');
+    e.send('setoption name No Such Option value 3');
+    e.send('setoption name Hash');
+    e.send('setoption value 3');
+    e.send('setoption');
+    const lines = await e.sync();
+    expect(lines).toEqual([
+      'info string option Hash: 0 is outside 1..4096; set to 1',
+      'info string option MultiPV: 999 is outside 1..256; set to 256',
+      'info string option Threads: 8 is outside 1..1; set to 1',
+      "info string option Move Overhead: 'fast' is not an integer; kept 30",
+      "info string option Ponder: 'maybe' is not true or false; kept false",
+      "info string option SearchDriver: 'alphabeta' is not one of pvs, mtdf; kept pvs",
+      'info string unknown option: No Such Option',
+      'info string option Hash needs a value; kept 1',
+      'info string setoption: expected "setoption name <name> [value <value>]"',
+      'info string setoption: expected "setoption name <name> [value <value>]"',
+    ]);
+  }, 20000);
+
+  it('MultiPV 2 gives two lines per depth', async () => {
+    const e = await engine();
+    e.send('setoption name MultiPV value 2');
+    e.send('position startpos');
+    e.send('go depth 3');
+    const lines = await e.collectUntil(BESTMOVE);
+    expect(lines.some((l) => / multipv 2 /.test(l))).toBe(true);
+  }, 20000);
+});
+
+describe('responsiveness while searching', () => {
+  it('answers isready at once during go infinite, and stop gives bestmove promptly', async () => {
+    const e = await engine();
+    e.send('position startpos');
+    e.send('go infinite');
+    await e.waitFor(/^info depth/);
+    await new Promise((r) => setTimeout(r, 300));
+    let t0 = performance.now();
+    e.send('isready');
+    await e.waitFor(/^readyok$/);
+    expect(performance.now() - t0).toBeLessThan(500);
+    expect(e.lines.some((l) => BESTMOVE.test(l))).toBe(false);
+
+    t0 = performance.now();
+    e.send('stop');
+    const line = await e.waitFor(BESTMOVE);
+    expect(performance.now() - t0).toBeLessThan(500); // the target is 50 ms
+    expect(parseBestmove(line).best).toMatch(UCI_MOVE);
+
+    // Nothing of that search after its bestmove.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await e.sync()).toEqual([]);
+  }, 20000);
+
+  it('ignores go while a search runs, with an info string, and prints one bestmove', async () => {
+    const e = await engine();
+    e.send('go infinite');
+    await e.waitFor(/^info depth/);
+    e.send('go depth 1');
+    await e.waitFor(/^info string a search is running; go ignored/);
+    e.send('stop');
+    await e.waitFor(BESTMOVE);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await e.sync()).toEqual([]);
+    expect(e.lines.filter((l) => BESTMOVE.test(l))).toHaveLength(1);
+  }, 20000);
+
+  it('ignores a stop with no search running', async () => {
+    const e = await engine();
+    e.send('stop');
+    e.send('stop');
+    expect(await e.sync()).toEqual([]);
+  }, 20000);
+
+  it('quit during a search prints bestmove and exits with code 0 promptly', async () => {
+    const e = await engine();
+    e.send('go infinite');
+    await e.waitFor(/^info depth/);
+    const t0 = performance.now();
+    e.send('quit');
+    expect(await e.waitExit(3000)).toBe(0);
+    expect(performance.now() - t0).toBeLessThan(1000); // the target is 100 ms
+    expect(e.lines.some((l) => BESTMOVE.test(l))).toBe(true);
+  }, 20000);
+
+  it('end of input during a search prints bestmove and exits with code 0', async () => {
+    const e = await engine();
+    e.send('go infinite');
+    await e.waitFor(/^info depth/);
+    e.close();
+    expect(await e.waitExit(3000)).toBe(0);
+    expect(e.lines.some((l) => BESTMOVE.test(l))).toBe(true);
+  }, 20000);
+
+  it('end of input when idle exits with code 0, after all answers are out', async () => {
+    const e = new EngineProcess();
+    engines.push(e);
+    e.write('uci\nisready\n');
+    e.close();
+    expect(await e.waitExit(5000)).toBe(0);
+    expect(e.lines).toContain('uciok');
+    expect(e.lines).toContain('readyok');
+  }, 20000);
+
+  it('quit right after a burst of commands still flushes every answer', async () => {
+    const e = new EngineProcess();
+    engines.push(e);
+    e.write('uci\n' + 'd\n'.repeat(50) + 'isready\nquit\n');
+    expect(await e.waitExit(5000)).toBe(0);
+    expect(e.lines.filter((l) => l.startsWith('Fen: '))).toHaveLength(50);
+    expect(e.lines[e.lines.length - 1]).toBe('readyok');
+  }, 20000);
+});
+
+describe('position', () => {
+  const fenOf = async (e: EngineProcess): Promise<string> => {
+    e.send('d');
+    const lines = await e.collectUntil(/^Checkers:/);
+    return lines.find((l) => l.startsWith('Fen: '))!.slice(5);
+  };
+
+  it('plays moves from startpos and from a FEN', async () => {
+    const e = await engine();
+    e.send('position startpos moves e2e4 e7e5 g1f3');
+    expect(await fenOf(e)).toBe('rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2');
+    e.send('position fen 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 moves e2e4');
+    expect(await fenOf(e)).toBe('4k3/8/8/8/4P3/8/8/4K3 b - - 0 1');
+    expect(await e.sync()).toEqual([]);
+  }, 20000);
+
+  it('keeps the previous position on a bad FEN, with the reason', async () => {
+    const e = await engine();
+    e.send('position startpos moves d2d4');
+    e.send('position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1');
+    await e.waitFor(/^info string position: invalid fen '.*': .+; position unchanged$/);
+    e.send('position fen');
+    await e.waitFor(/^info string position: invalid fen/);
+    e.send('position');
+    await e.waitFor(/^info string position: expected/);
+    e.send('position somewhere');
+    await e.waitFor(/^info string position: expected "startpos" or "fen", got 'somewhere'/);
+    expect(await fenOf(e)).toBe('rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1');
+  }, 20000);
+
+  it('stops at an illegal or malformed move and keeps the moves before it', async () => {
+    const e = await engine();
+    e.send('position startpos moves e2e4 e7e5 e1e3 g1f3');
+    await e.waitFor(/^info string position: illegal move e1e3 at move 3; position kept up to the move before \(1 later move ignored\)$/);
+    expect(await fenOf(e)).toBe('rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2');
+    e.send('position startpos moves e2e4 hello');
+    await e.waitFor(/^info string position: malformed move 'hello' at move 2/);
+    expect(await fenOf(e)).toBe('rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1');
+    // The search starts from the position kept.
+    e.send('go depth 1');
+    const { best } = parseBestmove(await e.waitFor(BESTMOVE));
+    expect(best[1]).toMatch(/[5-8]/); // a black move
+  }, 20000);
+
+  it('shows the checkers in d', async () => {
+    const e = await engine();
+    e.send('position fen 4k3/8/8/8/8/5n2/8/R3K2q w Q - 0 1');
+    e.send('d');
+    expect(await e.waitFor(/^Checkers:/)).toBe('Checkers: h1 f3');
+    e.send('position startpos');
+    e.send('d');
+    expect(await e.waitFor(/^Checkers:/)).toBe('Checkers: ');
+  }, 20000);
+
+  it('writes castling as e1g1, or e1h1 with UCI_Chess960', async () => {
+    const e = await engine();
+    e.send('position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1');
+    e.send('go perft 1');
+    const standard = await e.collectUntil(/^Nodes searched:/);
+    expect(standard).toContain('e1g1: 1');
+    e.send('setoption name UCI_Chess960 value true');
+    e.send('position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1');
+    e.send('go perft 1');
+    const chess960 = await e.collectUntil(/^Nodes searched:/);
+    expect(chess960).toContain('e1h1: 1');
+  }, 20000);
+
+  it('a castling move keeps working when UCI_Chess960 changes after position', async () => {
+    const e = await engine();
+    e.send('position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1g1');
+    e.send('setoption name UCI_Chess960 value true');
+    e.send('go depth 2');
+    const lines = await e.collectUntil(BESTMOVE);
+    expect(lines.some((l) => l.startsWith('info string'))).toBe(false);
+    e.send('go perft 1');
+    const perft = await e.collectUntil(/^Nodes searched:/);
+    expect(perft).toContain('e8a8: 1'); // black's long castling, king takes rook
+  }, 20000);
+});
+
+describe('go', () => {
+  it('reports nonsense values and unknown tokens, and still searches', async () => {
+    const e = await engine();
+    e.send('position startpos');
+    e.send('go wtime -100 btime abc depth 0 nodes -5 movestogo 0 banana depth 2 movetime');
+    const lines = await e.collectUntil(BESTMOVE);
+    const infos = lines.filter((l) => l.startsWith('info string'));
+    expect(infos).toEqual([
+      'info string go: wtime -100 is below 0; using 0',
+      "info string go: btime 'abc' is not a number; ignored",
+      'info string go: depth 0 is below 1; ignored',
+      'info string go: nodes -5 is below 1; ignored',
+      'info string go: movestogo 0 is below 1; ignored',
+      "info string go: unknown token 'banana' ignored",
+      'info string go: movetime needs a value; ignored',
+    ]);
+    expect(parseBestmove(lines[lines.length - 1]).best).toMatch(UCI_MOVE);
+  }, 20000);
+
+  it('answers go in checkmate and stalemate with bestmove 0000 after an info line', async () => {
+    const e = await engine();
+    e.send('position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1'); // checkmate
+    e.send('go depth 5');
+    let lines = await e.collectUntil(BESTMOVE);
+    expect(lines[lines.length - 1]).toBe('bestmove 0000');
+    expect(lines.some((l) => l.startsWith('info ') && !l.startsWith('info string'))).toBe(true);
+    e.send('position fen k7/2Q5/1K6/8/8/8/8/8 b - - 0 1'); // stalemate
+    e.send('go movetime 100');
+    lines = await e.collectUntil(BESTMOVE);
+    expect(lines[lines.length - 1]).toBe('bestmove 0000');
+    // Even infinite and ponder searches wait for stop before answering 0000.
+    e.send('go infinite');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(e.lines.slice(e.cursor).some((l) => BESTMOVE.test(l))).toBe(false);
+    e.send('stop');
+    expect(await e.waitFor(BESTMOVE)).toBe('bestmove 0000');
+  }, 20000);
+
+  it('go perft 3 from the start position: 20 root moves, 8902 nodes', async () => {
+    const e = await engine();
+    e.send('position startpos');
+    e.send('go perft 3');
+    const lines = await e.collectUntil(/^Nodes searched:/);
+    expect(lines[lines.length - 1]).toBe('Nodes searched: 8902');
+    const divide = lines.filter((l) => /^[a-h][1-8][a-h][1-8][nbrq]?: \d+$/.test(l));
+    expect(divide).toHaveLength(20);
+    expect(divide).toContain('e2e4: 600');
+    expect(divide.reduce((sum, l) => sum + Number(l.split(': ')[1]), 0)).toBe(8902);
+    expect(e.lines.some((l) => BESTMOVE.test(l))).toBe(false);
+  }, 20000);
+
+  it('go perft after moves counts from the current position', async () => {
+    const e = await engine();
+    e.send('position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1');
+    e.send('go perft 2');
+    expect(await e.waitFor(/^Nodes searched:/)).toBe('Nodes searched: 2039');
+  }, 20000);
+
+  it('pondering: no bestmove before ponderhit; after it, a move within the time control', async () => {
+    const e = await engine();
+    e.send('setoption name Ponder value true');
+    e.send('position startpos moves e2e4');
+    e.send('go ponder wtime 2000 btime 2000 winc 0 binc 0');
+    await e.waitFor(/^info depth/);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(e.lines.some((l) => BESTMOVE.test(l))).toBe(false);
+    const t0 = performance.now();
+    e.send('ponderhit');
+    const { best } = parseBestmove(await e.waitFor(BESTMOVE, 3000));
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(best).toMatch(UCI_MOVE);
+  }, 20000);
+
+  it('pondering, then stop (ponder miss): bestmove at once', async () => {
+    const e = await engine();
+    e.send('go ponder wtime 60000 btime 60000');
+    await e.waitFor(/^info depth/);
+    const t0 = performance.now();
+    e.send('stop');
+    await e.waitFor(BESTMOVE);
+    expect(performance.now() - t0).toBeLessThan(500);
+  }, 20000);
+
+  it('ponderhit with nothing to ponder is reported', async () => {
+    const e = await engine();
+    e.send('ponderhit');
+    expect(await e.sync()).toEqual(['info string ponderhit without a ponder search; ignored']);
+  }, 20000);
+
+  it('plays fast with little time on the clock', async () => {
+    const e = await engine();
+    e.send('position startpos moves e2e4 e7e5');
+    const t0 = performance.now();
+    e.send('go wtime 200 btime 200 winc 0 binc 0');
+    const line = await e.waitFor(BESTMOVE, 3000);
+    expect(performance.now() - t0).toBeLessThan(1000);
+    expect(parseBestmove(line).best).toMatch(UCI_MOVE);
+    expect(e.lines.some((l) => l.startsWith('info string error'))).toBe(false);
+  }, 20000);
+
+  it('go movetime answers near the time asked', async () => {
+    const e = await engine();
+    const t0 = performance.now();
+    e.send('go movetime 300');
+    await e.waitFor(BESTMOVE, 3000);
+    expect(performance.now() - t0).toBeLessThan(1500);
+  }, 20000);
+
+  it('go depth and go nodes end on their own', async () => {
+    const e = await engine();
+    e.send('go depth 4');
+    await e.waitFor(BESTMOVE, 10000);
+    e.send('go nodes 2000');
+    await e.waitFor(BESTMOVE, 10000);
+  }, 30000);
+
+  // Depends on the real search honouring searchmoves (the worker replaces a
+  // move outside the list with an `info string error` and a move inside it).
+  it('searchmoves restricts the move played', async () => {
+    const e = await engine();
+    e.send('position startpos');
+    e.send('go depth 5 searchmoves a2a3 h2h3 zz e2e5');
+    const lines = await e.collectUntil(BESTMOVE);
+    expect(lines).toContain("info string searchmoves: malformed move 'zz'; ignored");
+    expect(lines).toContain('info string searchmoves: illegal move e2e5; ignored');
+    expect(['a2a3', 'h2h3']).toContain(parseBestmove(lines[lines.length - 1]).best);
+    expect(lines.some((l) => l.startsWith('info string error'))).toBe(false);
+  }, 20000);
+
+  it('the ponder move is legal after the best move', async () => {
+    const e = await engine();
+    e.send('position startpos');
+    e.send('go depth 5');
+    const { best, ponder } = parseBestmove(await e.waitFor(BESTMOVE));
+    expect(best).toMatch(UCI_MOVE);
+    if (ponder !== null) {
+      e.send(`position startpos moves ${best} ${ponder}`);
+      expect(await e.sync()).toEqual([]);
+    }
+  }, 20000);
+});
+
+describe('input hygiene', () => {
+  it('reports unknown commands, and skips unknown words before a command', async () => {
+    const e = await engine();
+    e.send('foo bar');
+    e.send('joho isready');
+    const lines = await e.collectUntil(/^readyok$/);
+    expect(lines).toEqual(['info string unknown command: foo', 'info string unknown token ignored: joho', 'readyok']);
+  }, 20000);
+
+  it('ignores empty lines and tolerates CRLF, tabs, stray spaces and upper case', async () => {
+    const e = await engine();
+    e.write('\n\r\n   \n\t\n');
+    e.write('  UCI \r\n');
+    await e.waitFor(/^uciok$/);
+    e.write('position   startpos\tmoves  e2e4 \r\n');
+    e.write('D\r\n');
+    expect(await e.waitFor(/^Fen: /)).toBe('Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1');
+    await e.waitFor(/^Checkers:/);
+    e.write('IsReady\r\n');
+    await e.waitFor(/^readyok$/);
+    expect(e.lines.filter((l) => l.startsWith('info string'))).toEqual([]);
+  }, 20000);
+
+  it('survives garbage: long lines, binary bytes, lone keywords', async () => {
+    const e = await engine();
+    e.send('x'.repeat(100000));
+    expect(await e.waitFor(/^info string unknown command: x+\.\.\.$/)).toHaveLength(132);
+    e.send('\u0000\u0001\u00ff position');
+    e.send('go depth 1 searchmoves');
+    await e.waitFor(BESTMOVE);
+    e.send('go perft');
+    await e.waitFor(/^Nodes searched:/);
+    e.send('setoption name');
+    e.send('position fen moves e2e4');
+    e.send('position startpos moves');
+    e.send('debug on');
+    e.send('register later');
+    e.send('ucinewgame');
+    await e.sync();
+    expect(e.exitCode).toBe(null);
+    expect(e.stderr).toBe('');
+  }, 20000);
+
+  it('answers eval and bench', async () => {
+    const e = await engine();
+    e.send('position startpos');
+    e.send('eval');
+    const evalLines = await e.sync();
+    expect(evalLines.length).toBeGreaterThan(0);
+    expect(evalLines.some((l) => l.startsWith('info string unknown') || l.includes('not available'))).toBe(false);
+    e.send('bench 1');
+    const bench = await e.collectUntil(/^Nodes searched: \d+$/, 15000);
+    expect(bench.some((l) => l.startsWith('info string error'))).toBe(false);
+  }, 30000);
+
+  it('answers isready after ucinewgame and Hash changes only once they are applied', async () => {
+    const e = await engine();
+    e.send('setoption name Hash value 64');
+    e.send('ucinewgame');
+    e.send('setoption name Clear Hash');
+    expect(await e.sync()).toEqual([]);
+    e.send('go depth 3');
+    await e.waitFor(BESTMOVE);
+  }, 20000);
+});
