@@ -23,6 +23,7 @@ import {
   CASTLE,
   DOUBLE_PUSH,
   EN_PASSANT,
+  KING,
   KNIGHT,
   MAX_MOVES,
   PAWN,
@@ -304,14 +305,54 @@ export function generateMoves(pos: Position, out: Int32Array, start: number, noi
   return n;
 }
 
-/** Reusable buffer: MAX_MOVES moves per ply, for callers that need a scratch list. */
-export function makeMoveBuffer(plies: number): Int32Array {
-  return new Int32Array(plies * MAX_MOVES);
-}
+/** Legal-move scratch list for the rare moves isPseudoLegal checks by generation. */
+const scratch = new Int32Array(MAX_MOVES);
 
-/** Whether `move` is legal in pos (scans the legal list; not for hot loops). */
-export function isLegalMove(pos: Position, move: number, scratch: Int32Array, start: number): boolean {
-  const end = generateMoves(pos, scratch, start, false);
-  for (let i = start; i < end; i++) if (scratch[i] === move) return true;
-  return false;
+/**
+ * Whether `move` (say, from the transposition table, where another position
+ * may have put it) could be played here: our piece moves as that piece can,
+ * to a square not ours. It may still leave our king in check; the caller makes
+ * the move and tests that. Castling and en passant are checked against the
+ * legal list (rare, and their conditions are many).
+ */
+export function isPseudoLegal(pos: Position, move: number): boolean {
+  const from = move & 63;
+  const to = (move >> 6) & 63;
+  const kind = move >> 12;
+  const us = pos.side;
+  const board = pos.board;
+  const piece = board[from];
+  if (piece === 0 || piece >> 3 !== us) return false;
+  if (kind === CASTLE || kind === EN_PASSANT) {
+    const end = generateMoves(pos, scratch, 0, false);
+    for (let i = 0; i < end; i++) if (scratch[i] === move) return true;
+    return false;
+  }
+  const target = board[to];
+  if (target !== 0 && (target >> 3 === us || (target & 7) === KING)) return false;
+  const type = piece & 7;
+  if (type === PAWN) {
+    const up = us === WHITE ? 8 : -8;
+    const lastRank = us === WHITE ? 7 : 0;
+    if ((to >> 3 === lastRank) !== kind >= PROMO_KNIGHT) return false;
+    if (kind === DOUBLE_PUSH) {
+      return from >> 3 === (us === WHITE ? 1 : 6) && to === from + 2 * up && board[from + up] === 0 && target === 0;
+    }
+    if (to === from + up) return target === 0;
+    const a = (us * 64 + from) * 2 + (to >> 5);
+    return target !== 0 && ((PAWN_ATTACKS[a] >>> to) & 1) !== 0;
+  }
+  if (kind !== 0) return false;
+  const half = to >> 5;
+  let attacks: number;
+  if (type === KNIGHT) attacks = KNIGHT_ATTACKS[from * 2 + half];
+  else if (type === KING) attacks = KING_ATTACKS[from * 2 + half];
+  else {
+    const occLo = pos.bb[0] | pos.bb[16];
+    const occHi = pos.bb[1] | pos.bb[17];
+    attacks = 0;
+    if (type !== ROOK) attacks |= SLIDER_ATTACKS[bishopIndex(from, occLo, occHi) + half];
+    if (type !== BISHOP) attacks |= SLIDER_ATTACKS[rookIndex(from, occLo, occHi) + half];
+  }
+  return ((attacks >>> to) & 1) !== 0;
 }

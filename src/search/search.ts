@@ -5,7 +5,7 @@
 // an alternative root driver. The Searcher runs inside a worker thread and
 // polls SearchControl for `stop` and `ponderhit`.
 
-import { generateMoves } from '../board/movegen.js';
+import { generateMoves, isPseudoLegal } from '../board/movegen.js';
 import { moveToUci } from '../board/notation.js';
 import type { Position } from '../board/position.js';
 import { seeGE, SEE_VALUE } from '../board/see.js';
@@ -484,9 +484,11 @@ export class Searcher {
     const moves = this.moves;
     const scores = this.scores;
     const start = ply * MAX_MOVES;
-    const end = generateMoves(pos, moves, start, false);
-    if (end === start) return inCheck ? -MATE + ply : 0;
-    this.ordering.score(pos, moves, scores, start, end, ttMove, ply);
+    // The hash move is tried before any move is generated: it often cuts off at once.
+    let ttMovePending = !isRoot && ttMove !== 0 && isPseudoLegal(pos, ttMove);
+    let generated = false;
+    let end = start;
+    let next = start;
 
     const alphaOrig = alpha;
     let bestScore = -INFINITE;
@@ -497,9 +499,25 @@ export class Searcher {
     const quietBase = ply * 64;
     const lmpLimit = improving ? 3 + depth * depth : ((3 + depth * depth) / 2) | 0;
 
-    for (let i = start; i < end; i++) {
-      // Once quiets are skipped, only captures remain of interest: take them in list order.
-      const move = skipQuiets ? moves[i] : this.ordering.pick(pos, moves, scores, i, end);
+    for (;;) {
+      let move: number;
+      const fromTT = ttMovePending;
+      if (ttMovePending) {
+        move = ttMove;
+        ttMovePending = false;
+      } else {
+        if (!generated) {
+          generated = true;
+          end = generateMoves(pos, moves, start, false);
+          if (end === start) return inCheck ? -MATE + ply : 0;
+          this.ordering.score(pos, moves, scores, start, end, ttMove, ply);
+        }
+        if (next >= end) break;
+        // Once quiets are skipped, only captures remain of interest: take them in list order.
+        move = skipQuiets ? moves[next] : this.ordering.pick(pos, moves, scores, next, end);
+        next++;
+        if (move === ttMove && moveCount > 0 && !isRoot) continue; // searched already
+      }
       if (isRoot && this.rootExcludedCount > 0 && this.isRootExcluded(move)) continue;
       const noisy = isNoisy(pos, move);
       if (skipQuiets && !noisy) continue;
@@ -526,6 +544,12 @@ export class Searcher {
       }
 
       pos.makeMove(move);
+      if (fromTT && pos.isAttacked(pos.kingSq[pos.side ^ 1], pos.side)) {
+        // The hash move leaves our king in check (a key collision): forget it.
+        pos.unmakeMove();
+        ttMove = 0;
+        continue;
+      }
       const givesCheck = pos.inCheck();
       if (futile && !givesCheck) {
         pos.unmakeMove();

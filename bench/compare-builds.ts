@@ -1,0 +1,48 @@
+// Speed of two engine builds, measured side by side in one run: each build's
+// `bench` is run alternately several times and the medians of nodes/second
+// are compared. Use it for every search or evaluation speed claim.
+//
+//   npx tsx bench/compare-builds.ts <base.js> <new.js> [--runs 5] [--depth 10]
+//
+// A build is a bundle made by `npm run build` (copy dist/kestrel.js aside first).
+
+import { execFileSync } from 'node:child_process';
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number): number => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const builds = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1].startsWith('--')));
+if (builds.length !== 2) {
+  console.error('usage: compare-builds.ts <base.js> <new.js> [--runs n] [--depth d]');
+  process.exit(2);
+}
+const runs = option('--runs', 5);
+const depth = option('--depth', 10);
+
+function bench(build: string): { nodes: number; nps: number } {
+  const out = execFileSync('node', [build, 'bench', String(depth)], { encoding: 'utf8' });
+  const nodes = Number(/Nodes searched: (\d+)/.exec(out)?.[1]);
+  const nps = Number(/Nodes\/second: (\d+)/.exec(out)?.[1]);
+  return { nodes, nps };
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+const nps: number[][] = [[], []];
+const nodes = [0, 0];
+for (let r = 0; r < runs; r++) {
+  for (let b = 0; b < 2; b++) {
+    const result = bench(builds[b]);
+    nps[b].push(result.nps);
+    nodes[b] = result.nodes;
+  }
+}
+for (let b = 0; b < 2; b++) {
+  console.log(`${b === 0 ? 'base' : 'new '} ${builds[b]}: bench ${depth} nodes ${nodes[b]}, median ${Math.round(median(nps[b]))} nps over ${runs} runs (${nps[b].join(', ')})`);
+}
+console.log(`new/base nodes/second: ${(median(nps[1]) / median(nps[0])).toFixed(3)}; new/base nodes: ${(nodes[1] / nodes[0]).toFixed(3)}`);
