@@ -170,19 +170,24 @@ export function bishopIndex(sq: number, lo: number, hi: number): number {
 
 /** Attacks by walking rays from sq, stopping at occupied squares; written to out[index]. */
 function slidingAttacks(sq: number, dirs: number[][], occLo: number, occHi: number, out: Int32Array, index: number): void {
-  out[index * 2] = 0;
-  out[index * 2 + 1] = 0;
-  for (const [df, dr] of dirs) {
+  let lo = 0;
+  let hi = 0;
+  for (let d = 0; d < dirs.length; d++) {
+    const df = dirs[d][0];
+    const dr = dirs[d][1];
     let f = (sq & 7) + df;
     let r = (sq >> 3) + dr;
-    while (onBoard(f, r)) {
+    while (f >= 0 && f < 8 && r >= 0 && r < 8) {
       const s = r * 8 + f;
-      setBit(out, index, s);
+      if (s < 32) lo |= 1 << s;
+      else hi |= 1 << (s - 32);
       if (hasSquare(occLo, occHi, s)) break;
       f += df;
       r += dr;
     }
   }
+  out[index * 2] = lo;
+  out[index * 2 + 1] = hi;
 }
 
 export interface SliderOccupancies {
@@ -194,11 +199,21 @@ export interface SliderOccupancies {
   attacks: Int32Array;
 }
 
-/** Every subset of the relevant squares of sq, with its attack set. */
+// Scratch for sliderOccupancies: at most 2^12 occupancies per square.
+const SCRATCH_OCC_LO = new Int32Array(4096);
+const SCRATCH_OCC_HI = new Int32Array(4096);
+const SCRATCH_ATTACKS = new Int32Array(8192);
+
+/**
+ * Every subset of the relevant squares of sq, with its attack set. The arrays
+ * are shared scratch, overwritten by the next call.
+ */
 export function sliderOccupancies(sq: number, bishop: boolean): SliderOccupancies {
   const dirs = bishop ? BISHOP_DIRS : ROOK_DIRS;
   const relevant: number[] = [];
-  for (const [df, dr] of dirs) {
+  for (let d = 0; d < dirs.length; d++) {
+    const df = dirs[d][0];
+    const dr = dirs[d][1];
     let f = (sq & 7) + df;
     let r = (sq >> 3) + dr;
     while (onBoard(f + df, r + dr)) {
@@ -208,9 +223,9 @@ export function sliderOccupancies(sq: number, bishop: boolean): SliderOccupancie
     }
   }
   const size = 1 << relevant.length;
-  const occLo = new Int32Array(size);
-  const occHi = new Int32Array(size);
-  const attacks = new Int32Array(size * 2);
+  const occLo = SCRATCH_OCC_LO;
+  const occHi = SCRATCH_OCC_HI;
+  const attacks = SCRATCH_ATTACKS;
   for (let k = 0; k < size; k++) {
     let lo = 0;
     let hi = 0;
