@@ -6,6 +6,7 @@ import { Command } from 'commander';
 import { runUci } from '../uci/uci.js';
 import { engineVersion } from '../uci/version.js';
 import { isSearchWorker, runSearchWorker } from '../uci/search-worker.js';
+import { registerBookCommands } from '../book/cli.js';
 import { registerEngineCommands } from './engine-commands.js';
 import { registerPerftCommands } from './perft-commands.js';
 
@@ -15,6 +16,7 @@ const program = new Command('kestrel')
 
 registerPerftCommands(program);
 registerEngineCommands(program);
+registerBookCommands(program);
 
 // The search worker runs this same bundle; it must not parse arguments.
 // No arguments means UCI (checked before commander so that an unknown command is still an error).

@@ -6,6 +6,11 @@
 // value that is not an integer, a check value other than true/false, or a
 // combo value not in the list is refused and the old value kept.
 
+import { BOOK_MODES } from '../book/reader.js';
+import { BOOK_OPTION_DEFAULTS } from '../book/uci-book.js';
+import { shippedBookPath } from '../book/paths.js';
+import { MAX_THREADS } from '../search/threads.js';
+
 export type OptionName =
   | 'Hash'
   | 'Clear Hash'
@@ -15,24 +20,39 @@ export type OptionName =
   | 'Move Overhead'
   | 'UCI_Chess960'
   | 'UCI_ShowWDL'
-  | 'SearchDriver';
+  | 'SearchDriver'
+  | 'OwnBook'
+  | 'BookFile'
+  | 'BookMode'
+  | 'BookDepth';
 
 type OptionDecl =
   | { name: OptionName; type: 'spin'; default: number; min: number; max: number }
   | { name: OptionName; type: 'check'; default: boolean }
   | { name: OptionName; type: 'combo'; default: string; vars: string[] }
-  | { name: OptionName; type: 'button' };
+  | { name: OptionName; type: 'button' }
+  | { name: OptionName; type: 'string'; default: string };
 
 export const OPTION_DECLS: readonly OptionDecl[] = [
   { name: 'Hash', type: 'spin', default: 16, min: 1, max: 4096 },
   { name: 'Clear Hash', type: 'button' },
-  { name: 'Threads', type: 'spin', default: 1, min: 1, max: 1 },
+  { name: 'Threads', type: 'spin', default: 1, min: 1, max: MAX_THREADS },
   { name: 'MultiPV', type: 'spin', default: 1, min: 1, max: 256 },
   { name: 'Ponder', type: 'check', default: false },
   { name: 'Move Overhead', type: 'spin', default: 30, min: 0, max: 5000 },
   { name: 'UCI_Chess960', type: 'check', default: false },
   { name: 'UCI_ShowWDL', type: 'check', default: false },
   { name: 'SearchDriver', type: 'combo', default: 'pvs', vars: ['pvs', 'mtdf'] },
+  { name: 'OwnBook', type: 'check', default: BOOK_OPTION_DEFAULTS.OwnBook },
+  { name: 'BookFile', type: 'string', default: shippedBookPath() },
+  { name: 'BookMode', type: 'combo', default: BOOK_OPTION_DEFAULTS.BookMode, vars: [...BOOK_MODES] },
+  {
+    name: 'BookDepth',
+    type: 'spin',
+    default: BOOK_OPTION_DEFAULTS.BookDepth,
+    min: BOOK_OPTION_DEFAULTS.BookDepthMin,
+    max: BOOK_OPTION_DEFAULTS.BookDepthMax,
+  },
 ];
 
 /** The `option name ...` lines answering `uci`, in declaration order. */
@@ -47,6 +67,8 @@ export function optionLines(): string[] {
         return `option name ${d.name} type combo default ${d.default} ${d.vars.map((v) => 'var ' + v).join(' ')}`;
       case 'button':
         return `option name ${d.name} type button`;
+      case 'string':
+        return `option name ${d.name} type string default ${d.default === '' ? '<empty>' : d.default}`;
     }
   });
 }
@@ -71,6 +93,9 @@ export class OptionValues {
 
   get hash(): number {
     return this.values.get('Hash') as number;
+  }
+  get threads(): number {
+    return this.values.get('Threads') as number;
   }
   get multiPv(): number {
     return this.values.get('MultiPV') as number;
@@ -133,6 +158,9 @@ export class OptionValues {
         value = t === 'true';
         break;
       }
+      case 'string':
+        value = text === '<empty>' ? '' : text;
+        break;
       case 'combo': {
         const v = decl.vars.find((x) => x.toLowerCase() === text.toLowerCase());
         if (v === undefined) {

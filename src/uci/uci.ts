@@ -26,6 +26,7 @@ import { MAX_MOVES, WHITE } from '../board/types.js';
 import { explainEval } from '../eval/index.js';
 import { SearchControl } from '../search/control.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
+import { BookController } from '../book/uci-book.js';
 import { boardDiagram } from './board-display.js';
 import { emergencyMove } from './fallback.js';
 import { parseGo } from './go-params.js';
@@ -109,6 +110,7 @@ export class UciEngine {
   /** The boot message of the current worker (acknowledged once it is ready). */
   private workerBootSeq = 0;
   private quitting = false;
+  private readonly book = new BookController();
   private readonly moveScratch = new Int32Array(MAX_MOVES);
 
   constructor(
@@ -117,7 +119,7 @@ export class UciEngine {
   ) {
     const bootData = (): SearchWorkerData => {
       this.workerBootSeq = ++this.lastSeq;
-      return { kestrelRole: 'search-worker', hashMb: this.options.hash, bootSeq: this.workerBootSeq };
+      return { kestrelRole: 'search-worker', hashMb: this.options.hash, threads: this.options.threads, bootSeq: this.workerBootSeq };
     };
     this.host = new WorkerHost(bootData, {
       message: (m) => this.onWorkerMessage(m),
@@ -215,7 +217,7 @@ export class UciEngine {
     else this.readyWaiters.push(this.lastSeq);
   }
 
-  private postMaintenance(message: { type: 'hash'; mb: number } | { type: 'clear' }): void {
+  private postMaintenance(message: { type: 'hash'; mb: number } | { type: 'threads'; threads: number } | { type: 'clear' }): void {
     const seq = ++this.lastSeq;
     try {
       this.host.post({ ...message, seq });
@@ -243,12 +245,27 @@ export class UciEngine {
       case 'Hash':
         this.postMaintenance({ type: 'hash', mb: result.value as number });
         break;
+      case 'Threads':
+        this.postMaintenance({ type: 'threads', threads: result.value as number });
+        break;
       case 'Clear Hash':
         this.postMaintenance({ type: 'clear' });
         break;
       case 'UCI_Chess960':
         this.pos.chess960 = result.value as boolean;
         this.spare.chess960 = result.value as boolean;
+        break;
+      case 'OwnBook':
+        this.book.setOwnBook(result.value as boolean);
+        break;
+      case 'BookFile':
+        this.book.setFile(result.value as string);
+        break;
+      case 'BookMode':
+        this.book.setMode(result.value as string);
+        break;
+      case 'BookDepth':
+        this.book.setDepth(result.value as number);
         break;
       default:
         break; // read when the next search starts
@@ -355,6 +372,15 @@ export class UciEngine {
     }
 
     const params = parsed.params;
+    if (!params.infinite && !params.ponder) {
+      // With OwnBook, a book move is played at once; problems are reported and the engine searches.
+      const pick = this.book.pickUci(this.pos, params.searchmoves);
+      this.out.writeLines(pick.lines);
+      if (pick.move !== 0) {
+        this.out.write(`bestmove ${pick.uci}`);
+        return;
+      }
+    }
     const legal = this.legalMoves();
     const allowed = params.searchmoves.length > 0 ? params.searchmoves : legal;
     const job = this.startJob({ kind: 'go', id, control, params, position, allowed }, () =>
@@ -573,6 +599,7 @@ export class UciEngine {
     } catch {
       // Exit anyway.
     }
+    this.book.close();
     this.host.terminate();
     this.exit(0);
   }
