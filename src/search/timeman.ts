@@ -17,8 +17,8 @@ export interface TimeBudget {
 export function computeTimeBudget(params: GoParams, side: number, moveOverhead: number): TimeBudget {
   if (params.infinite) return { softMs: 0, hardMs: 0 };
   if (params.movetime !== undefined) {
-    const t = Math.max(1, params.movetime - moveOverhead);
-    return { softMs: t, hardMs: t };
+    // A fixed time per move is used in full: no soft limit, only the hard one.
+    return { softMs: 0, hardMs: Math.max(1, params.movetime - moveOverhead) };
   }
   const time = side === 0 ? params.wtime : params.btime;
   if (time === undefined) return { softMs: 0, hardMs: 0 };

@@ -1,0 +1,56 @@
+// Tactical test suite runner: searches every position of an EPD file with
+// `bm` (best move) / `am` (avoid move) operations for a fixed time and counts
+// the positions where the engine's move is a best move (and no avoid move).
+//
+//   npx tsx bench/tactics.ts ../shared/data/tactical/wac.epd [--ms 1000] [--hash 16] [--limit n]
+//
+// Positions are searched one after another with a fresh table, single-threaded.
+
+import { readFileSync } from 'node:fs';
+import { parseSan } from '../src/board/san.js';
+import { Position } from '../src/board/position.js';
+import { parseUciMove } from '../src/board/notation.js';
+import { SearchControl } from '../src/search/control.js';
+import { DEFAULT_SEARCH_OPTIONS } from '../src/search/limits.js';
+import { Searcher } from '../src/search/search.js';
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number): number => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const file = args.find((a, i) => !a.startsWith('--') && (i === 0 || !args[i - 1].startsWith('--')));
+if (file === undefined) {
+  console.error('usage: tactics.ts <suite.epd> [--ms 1000] [--hash 16] [--limit n]');
+  process.exit(2);
+}
+const ms = option('--ms', 1000);
+const limit = option('--limit', Infinity);
+
+/** The moves listed after an EPD operation like `bm Qg6 Rxb2;`. */
+function operation(line: string, op: string): string[] {
+  const m = new RegExp(`\\b${op} ([^;]+);`).exec(line);
+  return m === null ? [] : m[1].trim().split(/\s+/);
+}
+
+const searcher = new Searcher(option('--hash', 16));
+const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').slice(0, limit);
+let solved = 0;
+const failed: string[] = [];
+const t0 = performance.now();
+for (const line of lines) {
+  const fen = line.split(/\s+/).slice(0, 4).join(' ');
+  const id = /id "([^"]*)"/.exec(line)?.[1] ?? fen;
+  const pos = new Position(fen);
+  const best = operation(line, 'bm').map((san) => parseSan(pos, san));
+  const avoid = operation(line, 'am').map((san) => parseSan(pos, san));
+  searcher.clear();
+  const result = searcher.go(pos, { movetime: ms, infinite: false, ponder: false, searchmoves: [] }, { ...DEFAULT_SEARCH_OPTIONS, moveOverhead: 0 }, new SearchControl(), () => {});
+  const played = parseUciMove(pos, result.bestMove);
+  const ok = (best.length === 0 || best.includes(played)) && !avoid.includes(played);
+  if (ok) solved++;
+  else failed.push(`${id} (played ${result.bestMove}, expected ${operation(line, 'bm').join(' ') || 'not ' + operation(line, 'am').join(' ')})`);
+}
+const seconds = (performance.now() - t0) / 1000;
+console.log(`Solved ${solved} of ${lines.length} at ${ms} ms per position (${seconds.toFixed(0)} s in all)`);
+if (failed.length > 0) console.log(`Not solved: ${failed.join(', ')}`);
