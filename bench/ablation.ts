@@ -4,9 +4,12 @@
 // evaluation at the leaves) with Kestrel's full search (PVS) and with the
 // MTD(f) driver, printing nodes, time and their ratios.
 //
-//   npx tsx bench/ablation.ts [--positions N] [--max-depth D]
+//   npm run bench:ablation -- [--positions N] [--max-depth D] [--plain-max-depth P]
 //
-// The plain search is exponential: its depth-6 column takes minutes.
+// The plain search is exponential: at depth 5 it already takes minutes, so by
+// default it stops there (--plain-max-depth) and the deeper rows compare PVS
+// with MTD(f) only. A warm-up pass runs first so that the JIT has compiled
+// the search before anything is timed.
 
 import { generateMoves } from '../src/board/movegen.js';
 import { Position } from '../src/board/position.js';
@@ -24,6 +27,7 @@ function argValue(name: string, fallback: number): number {
 
 const positions = BENCH_POSITIONS.slice(0, argValue('--positions', 50));
 const maxDepth = argValue('--max-depth', 6);
+const plainMaxDepth = argValue('--plain-max-depth', 5);
 
 /** Plain fail-hard alpha-beta: no table, no ordering, no quiescence, no pruning beyond the window. */
 class PlainAlphaBeta {
@@ -67,15 +71,18 @@ function runPlain(depth: number): { nodes: number; ms: number } {
   return { nodes: plain.nodes, ms: performance.now() - t0 };
 }
 
-const fmt = (n: number): string => String(Math.round(n)).padStart(12);
+const fmt = (n: number): string => (Number.isNaN(n) ? '-' : String(Math.round(n))).padStart(12);
+const ratio = (a: number, b: number, digits: number): string => (Number.isNaN(a) ? '-' : (a / b).toFixed(digits) + 'x');
 console.log(`${positions.length} positions; nodes and milliseconds summed over them; ratio = plain / other`);
 console.log('depth   plain nodes     plain ms    PVS nodes       PVS ms   MTD(f) nodes    MTD(f) ms   plain/PVS nodes  plain/PVS time  PVS/MTD(f) nodes');
+runFull('pvs', 4);
+runPlain(2);
 for (let depth = 3; depth <= maxDepth; depth++) {
-  const plain = runPlain(depth);
+  const plain = depth <= plainMaxDepth ? runPlain(depth) : { nodes: NaN, ms: NaN };
   const pvs = runFull('pvs', depth);
   const mtdf = runFull('mtdf', depth);
   console.log(
     `${String(depth).padStart(5)}${fmt(plain.nodes)} ${fmt(plain.ms)} ${fmt(pvs.nodes)} ${fmt(pvs.ms)} ${fmt(mtdf.nodes)}  ${fmt(mtdf.ms)}` +
-      `   ${(plain.nodes / pvs.nodes).toFixed(1).padStart(12)}x  ${(plain.ms / pvs.ms).toFixed(1).padStart(12)}x  ${(pvs.nodes / mtdf.nodes).toFixed(2).padStart(14)}x`,
+      `   ${ratio(plain.nodes, pvs.nodes, 1).padStart(13)}  ${ratio(plain.ms, pvs.ms, 1).padStart(13)}  ${ratio(pvs.nodes, mtdf.nodes, 2).padStart(15)}`,
   );
 }
