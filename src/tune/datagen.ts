@@ -1,8 +1,16 @@
 // Training data from played games: every quiet position of each finished game
 // (after move 8: earlier moves come from the opening book rather than the
-// engines, and games set up from a FEN count from its move number), labelled with the game's result, one `<fen> | <result>` a line.
+// engines, and games set up from a FEN count from its move number), labelled
+// with the game's result and numbered by game, one `<fen> | <result> | <game>`
+// a line (games numbered from 0 in the order read; the tuner splits training
+// and validation data by these numbers).
 // The games come from PGN files, e.g. fastchess/cutechess match output; the
 // engine's own self-play will produce PGN the same way.
+//
+// Repeated games are dropped: at a fixed node count the engine is
+// deterministic, so with fastchess -repeat both games of an opening pair are
+// the same moves (K1 vs K2 and K2 vs K1 are one engine), and the copy adds
+// nothing but a leak between training and validation data.
 
 import { createWriteStream } from 'node:fs';
 import { Position, START_FEN } from '../board/position.js';
@@ -17,6 +25,8 @@ export interface DatagenOptions {
   sample?: number;
   /** Seed for the sampling. */
   seed?: number;
+  /** Keep games whose start position, moves and result repeat an earlier game (default false: dropped). */
+  keepDuplicates?: boolean;
 }
 
 export interface GameStats {
@@ -27,6 +37,22 @@ export interface GameStats {
 }
 
 const RESULT_FOR_WHITE: Record<string, number> = { '1-0': 1, '0-1': 0, '1/2-1/2': 0.5 };
+
+/** Scores beyond this (and mates) are written as +-MAX_SCORE. */
+export const MAX_SCORE = 3000;
+
+/**
+ * The search score in a move comment, in centipawns from the mover's side,
+ * or null: `+0.15/8 0.228s`, `-1.20/12`, `0.00`, `+M5/20` (mate: +-MAX_SCORE);
+ * cutechess/fastchess write pawns. Book moves (`book`) and other text: null.
+ */
+export function commentScore(comment: string): number | null {
+  const m = /^([+-]?)(M?)(\d+(?:\.\d+)?)(?:\/\d+)?(?:\s|$)/.exec(comment.trim());
+  if (m === null) return null;
+  const sign = m[1] === '-' ? -1 : 1;
+  if (m[2] === 'M') return sign * MAX_SCORE;
+  return sign * Math.min(MAX_SCORE, Math.round(Number(m[3]) * 100));
+}
 
 /** Deterministic xorshift32 in [0, 1). */
 function random01(state: Int32Array): number {
@@ -53,7 +79,9 @@ export function gamePositions(game: PgnGame, options: DatagenOptions, stats: Gam
   stats.games++;
   for (let ply = 0; ply < game.moves.length; ply++) {
     if (pos.fullmove > skipMoves && (sample >= 1 || random01(rng) < sample) && isQuiet(pos)) {
-      out.push({ fen: pos.fen(), result });
+      const score = commentScore(game.comments?.[ply] ?? '');
+      if (score === null) out.push({ fen: pos.fen(), result });
+      else out.push({ fen: pos.fen(), result, score: pos.side === 0 ? score : -score });
     }
     const move = sanToMove(pos, game.moves[ply]);
     if (move === 0) {
@@ -68,23 +96,42 @@ export function gamePositions(game: PgnGame, options: DatagenOptions, stats: Gam
   return out;
 }
 
+/** One data line: `<fen> | <result>`, then ` | <game>` when the game number is known and ` | <score>` when also the score is. */
 export function formatLabelled(item: Labelled): string {
-  return `${item.fen} | ${item.result.toFixed(1)}`;
+  const line = `${item.fen} | ${item.result.toFixed(1)}`;
+  if (item.game === undefined) return line;
+  return item.score === undefined ? `${line} | ${item.game}` : `${line} | ${item.game} | ${Math.round(item.score)}`;
 }
 
-/** Converts PGN files into a labelled data file (or stdout when out is '-'). */
-export async function pgnToData(pgnFiles: readonly string[], out: string, options: DatagenOptions = {}): Promise<GameStats> {
+export interface DatagenStats extends GameStats {
+  /** Games dropped as repeats of an earlier game. */
+  duplicateGames: number;
+}
+
+/** Converts PGN files into a labelled data file (or stdout when out is '-'), positions numbered by game. */
+export async function pgnToData(pgnFiles: readonly string[], out: string, options: DatagenOptions = {}): Promise<DatagenStats> {
   const stats: GameStats = { games: 0, skippedGames: 0, positions: 0, badMoves: 0 };
+  let duplicateGames = 0;
+  const seen = new Set<string>();
   const sink = out === '-' ? process.stdout : createWriteStream(out, 'utf8');
   const rng = Int32Array.of(options.seed ?? 1);
   for (const file of pgnFiles) {
     for await (const game of readPgnFile(file)) {
-      const lines = gamePositions(game, options, stats, rng).map(formatLabelled);
+      if (!options.keepDuplicates && game.result !== '*') {
+        const key = `${game.tags.FEN ?? START_FEN}|${game.result}|${game.moves.join(' ')}`;
+        if (seen.has(key)) {
+          duplicateGames++;
+          continue;
+        }
+        seen.add(key);
+      }
+      const number = stats.games;
+      const lines = gamePositions(game, options, stats, rng).map((item) => formatLabelled({ ...item, game: number }));
       if (lines.length > 0 && !sink.write(lines.join('\n') + '\n')) {
         await new Promise<void>((resolve) => sink.once('drain', () => resolve()));
       }
     }
   }
   if (sink !== process.stdout) await new Promise<void>((resolve) => (sink as NodeJS.WritableStream).end(() => resolve()));
-  return stats;
+  return { ...stats, duplicateGames };
 }

@@ -1,7 +1,15 @@
 // Labelled positions for tuning, stored as evaluation traces: per position the
 // non-zero coefficients (White minus Black count of each parameter), the
-// midgame and endgame blend factors, and the game result. The evaluation is
-// linear in the parameters, so the tuner never needs the positions again.
+// midgame and endgame blend factors, the game result and the game the
+// position comes from. The evaluation is linear in the parameters, so the
+// tuner never needs the positions again.
+//
+// Games matter for validation: the positions of one game share its result, so
+// a held-out set is only honest when whole games are held out (splitByGame).
+// Data lines may carry the game number as a third field (`<fen> | <result> |
+// <game>`, as datagen writes them); for lines without one the games are
+// inferred from the file order (a new game starts when the result changes or
+// the move counter does not advance).
 
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -12,10 +20,15 @@ import { NUM_PARAMS } from '../eval/layout.js';
 import { MAX_PHASE } from '../eval/psqt.js';
 import { isQuiet } from './quiet.js';
 
-/** A FEN and its game result for White: 1 win, 0.5 draw, 0 loss. */
+/**
+ * A FEN and its game result for White: 1 win, 0.5 draw, 0 loss; optionally
+ * the number of its game and the engine's search score there (centipawns, White's side).
+ */
 export interface Labelled {
   fen: string;
   result: number;
+  game?: number;
+  score?: number;
 }
 
 const RESULT_WORDS: Record<string, number> = { '1-0': 1, '0-1': 0, '1/2-1/2': 0.5, '1/2': 0.5 };
@@ -28,17 +41,22 @@ function resultValue(text: string): number | null {
 
 /**
  * Parses one line of labelled data; null for blank, comment or unreadable lines.
- * Accepted: `<fen> | 1.0`, `<fen> [1.0]`, `<fen> [1-0]`, EPD `<fen> c9 "1-0";`,
- * and `<fen>; 0.5`. Results are for White; words 1-0, 0-1, 1/2-1/2 also work.
+ * Accepted: `<fen> | 1.0`, `<fen> | 1.0 | <game>`, `<fen> | 1.0 | <game> | <score>`,
+ * `<fen> [1.0]`, `<fen> [1-0]`, EPD `<fen> c9 "1-0";`, and `<fen>; 0.5`.
+ * Results are for White; words 1-0, 0-1, 1/2-1/2 also work. The game is a
+ * non-negative integer naming the game the position comes from; the score an
+ * integer, centipawns from White's side.
  */
 export function parseLabelledLine(line: string): Labelled | null {
   const text = line.trim();
   if (text === '' || text.startsWith('#')) return null;
   let fenPart: string;
   let resultText: string;
+  let gameText: string | undefined;
+  let scoreText: string | undefined;
   let m: RegExpExecArray | null;
-  if ((m = /^(.*?)\s*\|\s*([^|]+?)\s*$/.exec(text))) {
-    [, fenPart, resultText] = m;
+  if ((m = /^([^|]*?)\s*\|\s*([^|]+?)\s*(?:\|\s*(\d+)\s*(?:\|\s*([+-]?\d+)\s*)?)?$/.exec(text))) {
+    [, fenPart, resultText, gameText, scoreText] = m;
   } else if ((m = /^(.*?)\s*\[\s*([^\]]+?)\s*\]\s*$/.exec(text))) {
     [, fenPart, resultText] = m;
   } else if ((m = /^(.*?)\s*\bc9\s+"([^"]+)"/.exec(text))) {
@@ -55,7 +73,18 @@ export function parseLabelledLine(line: string): Labelled | null {
   if (fields.length < 4) return null;
   const counters = fields.slice(4, 6).filter((f) => /^\d+$/.test(f));
   const fen = [...fields.slice(0, 4), ...(counters.length === 2 ? counters : ['0', '1'])].join(' ');
-  return { fen, result };
+  const item: Labelled = { fen, result };
+  if (gameText !== undefined) item.game = Number(gameText);
+  if (scoreText !== undefined) item.score = Number(scoreText);
+  return item;
+}
+
+/** Plies since the start of the game from a FEN's side to move and full-move number (-1 when unknown). */
+function fenPly(fen: string): number {
+  const fields = fen.split(' ');
+  const fullmove = Number(fields[5]);
+  if (!Number.isInteger(fullmove) || fullmove < 1) return -1;
+  return 2 * (fullmove - 1) + (fields[1] === 'b' ? 1 : 0);
 }
 
 /** Growable store of traced positions. */
@@ -70,17 +99,66 @@ export class TraceSet {
   /** Weight of the endgame sum in the score ((24 - phase) / 24 * scale / 128). */
   egFactor = new Float32Array(1024);
   result = new Float32Array(1024);
+  /** Game (0 .. games - 1) of each position. */
+  game = new Int32Array(1024);
+  /** The engine's search score of each position (centipawns, White's side); NaN when unknown. */
+  score = new Float32Array(1024);
+  /** Per game: the first FEN stored of it; games with the same key are kept on one side of a split. */
+  gameKey: string[] = [];
   private entries = 0;
+  // Game bookkeeping of addPositions: explicit game numbers, and the state of the inference for lines without one.
+  private gameOfId = new Map<number, number>();
+  private currentGame = -1;
+  private lastPly = -1;
+  private lastResult = -1;
+  private lastExplicit = false;
 
-  /** Adds the trace left by the last traceEvaluate call, with its result for White. */
-  addTrace(result: number): void {
-    if (this.count + 2 > this.start.length) {
-      const n = this.start.length * 2;
-      this.start = grow(this.start, new Uint32Array(n));
-      this.mgFactor = grow(this.mgFactor, new Float32Array(n));
-      this.egFactor = grow(this.egFactor, new Float32Array(n));
-      this.result = grow(this.result, new Float32Array(n));
+  /** Starts a new source of data (a file): its game numbers name new games. */
+  newSource(): void {
+    this.gameOfId.clear();
+    this.currentGame = -1;
+    this.lastPly = -1;
+    this.lastResult = -1;
+    this.lastExplicit = false;
+  }
+
+  /** Number of games (groups of positions). */
+  get games(): number {
+    return this.gameKey.length;
+  }
+
+  /**
+   * The game of a labelled line (met in file order, whether its position is used or not):
+   * its game number when it has one, else the current game unless a new one starts.
+   */
+  gameFor(item: Labelled): number {
+    const ply = fenPly(item.fen);
+    let g: number;
+    if (item.game !== undefined) {
+      let known = this.gameOfId.get(item.game);
+      if (known === undefined) {
+        known = this.gameKey.length;
+        this.gameKey.push('');
+        this.gameOfId.set(item.game, known);
+      }
+      g = known;
+      this.lastExplicit = true;
+    } else {
+      if (this.currentGame < 0 || this.lastExplicit || item.result !== this.lastResult || ply < 0 || ply <= this.lastPly) {
+        this.currentGame = this.gameKey.length;
+        this.gameKey.push('');
+      }
+      g = this.currentGame;
+      this.lastExplicit = false;
     }
+    this.lastPly = ply;
+    this.lastResult = item.result;
+    return g;
+  }
+
+  /** Adds the trace left by the last traceEvaluate call, with its result for White and its game (see gameFor; default: a game of its own). */
+  addTrace(result: number, game = -1, fen = '', score = NaN): void {
+    if (this.count + 2 > this.start.length) this.growPositions();
     if (this.entries + NUM_PARAMS > this.index.length) {
       const n = this.index.length * 2;
       this.index = grow(this.index, new Uint16Array(n));
@@ -100,7 +178,63 @@ export class TraceSet {
     this.mgFactor[p] = phase / MAX_PHASE;
     this.egFactor[p] = ((MAX_PHASE - phase) / MAX_PHASE) * (scale / SCALE_NORMAL);
     this.result[p] = result;
+    this.score[p] = score;
+    if (game < 0) {
+      game = this.gameKey.length;
+      this.gameKey.push('');
+    }
+    if (this.gameKey[game] === '') this.gameKey[game] = fen === '' ? `#${game}` : fen;
+    this.game[p] = game;
     this.count = p + 1;
+    this.start[this.count] = this.entries;
+  }
+
+  private growPositions(): void {
+    const n = this.start.length * 2;
+    this.start = grow(this.start, new Uint32Array(n));
+    this.mgFactor = grow(this.mgFactor, new Float32Array(n));
+    this.egFactor = grow(this.egFactor, new Float32Array(n));
+    this.result = grow(this.result, new Float32Array(n));
+    this.game = grow(this.game, new Int32Array(n));
+    this.score = grow(this.score, new Float32Array(n));
+  }
+
+  /** A new set holding the positions p with keep(p) (games renumbered densely, keys kept). */
+  subset(keep: (p: number) => boolean): TraceSet {
+    const out = new TraceSet();
+    const gameMap = new Map<number, number>();
+    for (let p = 0; p < this.count; p++) {
+      if (!keep(p)) continue;
+      let g = gameMap.get(this.game[p]);
+      if (g === undefined) {
+        g = out.gameKey.length;
+        out.gameKey.push(this.gameKey[this.game[p]]);
+        gameMap.set(this.game[p], g);
+      }
+      out.copyPosition(this, p, g);
+    }
+    return out;
+  }
+
+  private copyPosition(from: TraceSet, p: number, game: number): void {
+    const n = from.start[p + 1] - from.start[p];
+    if (this.count + 2 > this.start.length) this.growPositions();
+    while (this.entries + n > this.index.length) {
+      const size = this.index.length * 2;
+      this.index = grow(this.index, new Uint16Array(size));
+      this.coef = grow(this.coef, new Int16Array(size));
+    }
+    const q = this.count;
+    this.start[q] = this.entries;
+    this.index.set(from.index.subarray(from.start[p], from.start[p + 1]), this.entries);
+    this.coef.set(from.coef.subarray(from.start[p], from.start[p + 1]), this.entries);
+    this.entries += n;
+    this.mgFactor[q] = from.mgFactor[p];
+    this.egFactor[q] = from.egFactor[p];
+    this.result[q] = from.result[p];
+    this.score[q] = from.score[p];
+    this.game[q] = game;
+    this.count = q + 1;
     this.start[this.count] = this.entries;
   }
 
@@ -110,7 +244,7 @@ export class TraceSet {
   }
 }
 
-function grow<T extends Uint32Array | Uint16Array | Int16Array | Float32Array>(from: T, to: T): T {
+function grow<T extends Uint32Array | Uint16Array | Int16Array | Int32Array | Float32Array>(from: T, to: T): T {
   to.set(from);
   return to;
 }
@@ -138,6 +272,7 @@ export function addPositions(set: TraceSet, items: Iterable<Labelled>, stats: Lo
   for (const item of items) {
     if (options.limit !== undefined && stats.used >= options.limit) return;
     stats.lines++;
+    const game = set.gameFor(item);
     try {
       pos.setFen(item.fen);
     } catch (e) {
@@ -160,7 +295,7 @@ export function addPositions(set: TraceSet, items: Iterable<Labelled>, stats: Lo
       stats.drawnByMaterial++;
       continue;
     }
-    set.addTrace(item.result);
+    set.addTrace(item.result, game, item.fen, item.score ?? NaN);
     stats.used++;
   }
 }
@@ -169,10 +304,22 @@ export function emptyStats(): LoadStats {
   return { lines: 0, used: 0, badLines: 0, inCheck: 0, notQuiet: 0, drawnByMaterial: 0 };
 }
 
-/** Reads a labelled data file (any format parseLabelledLine accepts) into a TraceSet. */
-export async function loadDataset(path: string, options: LoadOptions = {}): Promise<{ set: TraceSet; stats: LoadStats }> {
+/**
+ * Reads labelled data files (any format parseLabelledLine accepts) into a
+ * TraceSet; each file numbers its games on its own (game 0 of two files are two games).
+ */
+export async function loadDataset(paths: string | readonly string[], options: LoadOptions = {}): Promise<{ set: TraceSet; stats: LoadStats }> {
   const set = new TraceSet();
   const stats = emptyStats();
+  for (const path of typeof paths === 'string' ? [paths] : paths) {
+    set.newSource();
+    await loadFile(set, path, stats, options);
+    if (options.limit !== undefined && stats.used >= options.limit) break;
+  }
+  return { set, stats };
+}
+
+async function loadFile(set: TraceSet, path: string, stats: LoadStats, options: LoadOptions): Promise<void> {
   const rl = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
   let batch: Labelled[] = [];
   for await (const line of rl) {
@@ -190,5 +337,45 @@ export async function loadDataset(path: string, options: LoadOptions = {}): Prom
   }
   addPositions(set, batch, stats, options);
   rl.close();
-  return { set, stats };
+}
+
+/** 32-bit FNV-1a hash of a string mixed with a seed. */
+function hashKey(key: string, seed: number): number {
+  let h = (0x811c9dc5 ^ Math.imul(seed | 0, 0x9e3779b1)) >>> 0;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x2c1b3c6d);
+  h ^= h >>> 12;
+  return h >>> 0;
+}
+
+/**
+ * Fold (0 .. folds - 1) of every position: the distinct game keys in a
+ * seeded random order, dealt round robin. Games with the same key (repeated
+ * games: the same moves from the same opening) share a fold.
+ */
+export function gameFolds(set: TraceSet, folds: number, seed = 1): Int32Array {
+  const keys = [...new Set(set.gameKey)];
+  const order = keys.map((key) => ({ key, h: hashKey(key, seed) })).sort((a, b) => a.h - b.h || (a.key < b.key ? -1 : 1));
+  const foldOfKey = new Map<string, number>();
+  order.forEach((o, r) => foldOfKey.set(o.key, r % folds));
+  const fold = new Int32Array(set.count);
+  for (let p = 0; p < set.count; p++) fold[p] = foldOfKey.get(set.gameKey[set.game[p]]) ?? 0;
+  return fold;
+}
+
+/**
+ * Splits by game: about `fraction` of the distinct games (chosen by a seeded
+ * hash of their keys) go to `valid`, the rest to `train`; no game is on both sides.
+ */
+export function splitByGame(set: TraceSet, fraction: number, seed = 1): { train: TraceSet; valid: TraceSet } {
+  const keys = [...new Set(set.gameKey)];
+  const order = keys.map((key) => ({ key, h: hashKey(key, seed) })).sort((a, b) => a.h - b.h || (a.key < b.key ? -1 : 1));
+  const held = Math.round(Math.min(1, Math.max(0, fraction)) * keys.length);
+  const validKeys = new Set(order.slice(0, held).map((o) => o.key));
+  const isValid = (p: number): boolean => validKeys.has(set.gameKey[set.game[p]]);
+  return { train: set.subset((p) => !isValid(p)), valid: set.subset(isValid) };
 }

@@ -1,6 +1,8 @@
 // Just enough PGN for turning match games into training data: games split
-// from a text stream, tags, and the main line's SAN moves (comments,
-// variations, NAGs and move numbers dropped), resolved by board/san.ts.
+// from a text stream, tags, the main line's SAN moves (variations, NAGs and
+// move numbers dropped) and the comment after each move (where match
+// programs write the engine's score, e.g. fastchess `{+0.15/8 0.228s}`),
+// resolved by board/san.ts.
 
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -14,22 +16,33 @@ export interface PgnGame {
   moves: string[];
   /** '1-0', '0-1', '1/2-1/2' or '*'. */
   result: string;
+  /** comments[i]: the first comment after moves[i] on the main line ('' when none). */
+  comments?: string[];
   /** Tag lines that could not be read (present only when there are some). */
   badTags?: string[];
 }
 
 const RESULTS = new Set(['1-0', '0-1', '1/2-1/2', '*']);
 
-/** The SAN tokens of a movetext, main line only. */
-export function movetextTokens(text: string): { moves: string[]; result: string | null } {
+/** Stands for comment n of the main line in the cleaned movetext. */
+const COMMENT_MARK = '\u0001';
+
+/** The SAN tokens of a movetext, main line only, and the comment following each move. */
+export function movetextTokens(text: string): { moves: string[]; result: string | null; comments: string[] } {
   let depth = 0;
   let clean = '';
+  const texts: string[] = [];
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (ch === '{') {
       const end = text.indexOf('}', i);
+      if (depth === 0) {
+        clean += ` ${COMMENT_MARK}${texts.length} `;
+        texts.push(text.slice(i + 1, end < 0 ? text.length : end).trim());
+      } else {
+        clean += ' ';
+      }
       i = end < 0 ? text.length : end;
-      clean += ' ';
     } else if (ch === ';') {
       const end = text.indexOf('\n', i);
       i = end < 0 ? text.length : end;
@@ -44,9 +57,15 @@ export function movetextTokens(text: string): { moves: string[]; result: string 
     }
   }
   const moves: string[] = [];
+  const comments: string[] = [];
   let result: string | null = null;
   for (let token of clean.split(/\s+/)) {
     if (token === '' || token.startsWith('$')) continue;
+    if (token.startsWith(COMMENT_MARK)) {
+      const n = moves.length - 1;
+      if (n >= 0 && comments[n] === '') comments[n] = texts[Number(token.slice(1))];
+      continue;
+    }
     if (RESULTS.has(token)) {
       result = token;
       continue;
@@ -54,8 +73,9 @@ export function movetextTokens(text: string): { moves: string[]; result: string 
     token = token.replace(/^\d+\.+/, ''); // "12." "12..." "12.e4"
     if (token === '' || /^\d+$/.test(token)) continue;
     moves.push(token);
+    comments.push('');
   }
-  return { moves, result };
+  return { moves, result, comments };
 }
 
 function finishGame(tagLines: string[], moveLines: string[]): PgnGame {
@@ -66,8 +86,9 @@ function finishGame(tagLines: string[], moveLines: string[]): PgnGame {
     if (m) tags[m[1]] = m[2].replace(/\\(.)/g, '$1');
     else badTags.push(line);
   }
-  const { moves, result } = movetextTokens(moveLines.join('\n'));
+  const { moves, result, comments } = movetextTokens(moveLines.join('\n'));
   const game: PgnGame = { tags, moves, result: result ?? tags.Result ?? '*' };
+  if (comments.some((c) => c !== '')) game.comments = comments;
   if (badTags.length > 0) game.badTags = badTags;
   return game;
 }
