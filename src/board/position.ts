@@ -527,8 +527,7 @@ export class Position {
       for (let f = (rookSq & 7) + step; f >= 0 && f < 8; f += step) {
         if (this.board[(rookSq & 56) + f] === rook) outermost = false;
       }
-      let ch = outermost ? ((r & 1) === 0 ? 'K' : 'Q') : String.fromCharCode(65 + (rookSq & 7));
-      if (this.chess960 && !outermost) ch = String.fromCharCode(65 + (rookSq & 7));
+      const ch = outermost ? ((r & 1) === 0 ? 'K' : 'Q') : String.fromCharCode(65 + (rookSq & 7));
       s += color === WHITE ? ch : ch.toLowerCase();
     }
     return s === '' ? '-' : s;

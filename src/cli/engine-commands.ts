@@ -2,18 +2,38 @@
 // evaluation tuning tools `tune` and `datagen`.
 
 import type { Command } from 'commander';
-import { DEFAULT_BENCH_DEPTH, runBench } from '../search/bench.js';
+import { DEFAULT_BENCH_DEPTH, runBench, runThreadBench } from '../search/bench.js';
+import { MAX_THREADS } from '../search/threads.js';
+import { startSearchWorker } from '../uci/search-worker.js';
+import { ThreadPool } from '../uci/thread-pool.js';
 import { datagenMain, tuneMain } from '../tune/main.js';
 
 export function registerEngineCommands(program: Command): void {
   program
     .command('bench')
     .argument('[depth]', 'search depth', String(DEFAULT_BENCH_DEPTH))
-    .description('search the bench positions to a fixed depth (single thread, 16 MB hash) and print the node count')
-    .action((depthText: string) => {
+    .option('--threads <n>', `instead: time to depth with n threads (2..${MAX_THREADS}) against 1, alternating, and the speed-up`)
+    .option('--runs <n>', 'with --threads: how many times each is measured (the medians are compared)', '3')
+    .description('search the bench positions to a fixed depth (single thread, 16 MB hash) and print the node count; with --threads, measure parallel speed-up')
+    .action((depthText: string, opts: { threads?: string; runs: string }) => {
       const depth = Number(depthText);
       if (!Number.isInteger(depth) || depth < 1 || depth > 60) program.error(`error: bench depth must be an integer from 1 to 60, got '${depthText}'`);
-      runBench(depth);
+      if (opts.threads === undefined) {
+        runBench(depth);
+        return;
+      }
+      const threads = Number(opts.threads);
+      const runs = Number(opts.runs);
+      if (!Number.isInteger(threads) || threads < 2 || threads > MAX_THREADS) program.error(`error: --threads must be an integer from 2 to ${MAX_THREADS}, got '${opts.threads}'`);
+      if (!Number.isInteger(runs) || runs < 1) program.error(`error: --runs must be a positive integer, got '${opts.runs}'`);
+      const pool = new ThreadPool(startSearchWorker, (text) => process.stderr.write(`${text}\n`));
+      pool.setThreads(threads);
+      if (pool.helpers !== threads - 1) program.error('error: the helper threads could not be started');
+      try {
+        runThreadBench(depth, runs, pool);
+      } finally {
+        pool.terminate();
+      }
     });
 
   // The tuning tools parse their own options (see src/tune/main.ts).

@@ -2,11 +2,16 @@
 // 16 MB table, single-threaded. The total node count is a signature of the
 // search: it changes exactly when search or evaluation behaviour changes, and
 // commits that change either quote it as `Bench: <nodes>`.
+//
+// runThreadBench (`kestrel bench --threads N`) measures parallel search
+// instead: time to depth and nps over the same positions, N threads against
+// one, alternating within one run. Its node counts vary from run to run.
 
 import { Position } from '../board/position.js';
 import { SearchControl } from './control.js';
 import { DEFAULT_SEARCH_OPTIONS, type GoParams } from './limits.js';
 import { Searcher } from './search.js';
+import type { HelperThreads } from './threads.js';
 
 export const DEFAULT_BENCH_DEPTH = 10;
 
@@ -91,4 +96,87 @@ export function runBench(depth: number = DEFAULT_BENCH_DEPTH, emit: (line: strin
   emit(`Nodes searched: ${nodes}`);
   emit(`Nodes/second: ${Math.round((nodes * 1000) / Math.max(1, ms))}`);
   return { nodes, ms };
+}
+
+/** What runThreadBench needs of a pool of helper threads (src/uci/thread-pool.ts). */
+export interface BenchHelpers {
+  /** Number of helpers (threads - 1). */
+  readonly helpers: number;
+  /** The helpers for one search of `fen`. */
+  forSearch(position: { fen: string; moves: string[]; chess960: boolean }): HelperThreads | null;
+  /** Clears the helpers' move-ordering statistics. */
+  clear(): void;
+}
+
+interface TimedPass {
+  ms: number;
+  nodes: number;
+  /** CPU time of the whole process (all threads), to tell a busy machine from poor scaling. */
+  cpuMs: number;
+}
+
+/** Every bench position searched to `depth` from a clear table; the wall time and the nodes of all threads. */
+function timeToDepth(depth: number, searcher: Searcher, pool: BenchHelpers | null): TimedPass {
+  const control = new SearchControl();
+  const params: GoParams = { depth, infinite: false, ponder: false, searchmoves: [] };
+  let nodes = 0;
+  let ms = 0;
+  const cpu0 = process.cpuUsage();
+  for (const fen of BENCH_POSITIONS) {
+    const pos = new Position(fen);
+    searcher.clear();
+    pool?.clear();
+    control.reset();
+    const t0 = performance.now();
+    const helpers = pool === null ? null : pool.forSearch({ fen, moves: [], chess960: false });
+    searcher.go(pos, params, DEFAULT_SEARCH_OPTIONS, control, () => {}, helpers === null ? undefined : { kind: 'main', helpers });
+    ms += performance.now() - t0;
+    nodes += searcher.totalNodes();
+  }
+  const cpu = process.cpuUsage(cpu0);
+  return { ms, nodes, cpuMs: (cpu.user + cpu.system) / 1000 };
+}
+
+function median(values: number[]): number {
+  const v = [...values].sort((a, b) => a - b);
+  const m = v.length >> 1;
+  return v.length % 2 === 1 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+/**
+ * Time to depth with 1 thread and with 1 + pool.helpers threads, `runs`
+ * times, alternating which goes first; prints every pass and the medians.
+ * An untimed pass first warms every thread's compiled code (as a game's
+ * first moves do), so that the runs compare steady speeds.
+ */
+export function runThreadBench(depth: number, runs: number, pool: BenchHelpers, emit: (line: string) => void = (l) => console.log(l)): void {
+  const threads = pool.helpers + 1;
+  const single = new Searcher(16);
+  const parallel = new Searcher(16);
+  const one: TimedPass[] = [];
+  const many: TimedPass[] = [];
+  const show = (run: number, n: number, p: TimedPass): void =>
+    emit(
+      `run ${run} threads ${String(n).padStart(2)}: time ${String(Math.round(p.ms)).padStart(6)} ms  nodes ${String(p.nodes).padStart(9)}` +
+        `  nps ${String(Math.round((p.nodes * 1000) / p.ms)).padStart(7)}  cpu ${Math.round((p.cpuMs * 100) / p.ms)}%`,
+    );
+  emit(`Time to depth ${depth} over ${BENCH_POSITIONS.length} positions, 16 MB hash: 1 thread against ${threads}, ${runs} runs`);
+  timeToDepth(Math.min(depth, 9), parallel, pool);
+  for (let run = 1; run <= runs; run++) {
+    const order = run % 2 === 1 ? [1, threads] : [threads, 1];
+    for (const n of order) {
+      const pass = n === 1 ? timeToDepth(depth, single, null) : timeToDepth(depth, parallel, pool);
+      (n === 1 ? one : many).push(pass);
+      show(run, n, pass);
+    }
+  }
+  const t1 = median(one.map((p) => p.ms));
+  const tn = median(many.map((p) => p.ms));
+  const nps1 = median(one.map((p) => (p.nodes * 1000) / p.ms));
+  const npsN = median(many.map((p) => (p.nodes * 1000) / p.ms));
+  emit('===========================');
+  emit(`Median time (ms): 1 thread ${Math.round(t1)}, ${threads} threads ${Math.round(tn)}`);
+  emit(`Median nps: 1 thread ${Math.round(nps1)}, ${threads} threads ${Math.round(npsN)}`);
+  emit(`Time-to-depth speed-up: ${(t1 / tn).toFixed(2)}x`);
+  emit(`Nps speed-up: ${(npsN / nps1).toFixed(2)}x`);
 }

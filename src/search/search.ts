@@ -4,6 +4,10 @@
 // futility and late-move pruning, late-move reductions). MTD(f) is offered as
 // an alternative root driver. The Searcher runs inside a worker thread and
 // polls SearchControl for `stop` and `ponderhit`.
+//
+// Parallel search (Lazy SMP, see threads.ts): with Threads > 1 the searcher
+// of the search worker is the main one (its ThreadRole names its helpers);
+// each helper is a Searcher in a worker of its own over the same table.
 
 import { generateMoves, isPseudoLegal } from '../board/movegen.js';
 import { moveToUci } from '../board/notation.js';
@@ -14,6 +18,7 @@ import { evaluate } from '../eval/evaluate.js';
 import type { SearchControl } from './control.js';
 import type { GoParams, SearchOptions } from './limits.js';
 import { MoveOrdering, isNoisy } from './movepick.js';
+import { helperSkipsDepth, type HelperThreads, type ThreadRole, type ThreadState } from './threads.js';
 import { computeTimeBudget } from './timeman.js';
 import { BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, TranspositionTable } from './tt.js';
 
@@ -67,7 +72,16 @@ export class Searcher {
 
   private pos!: Position;
   private control!: SearchControl;
+  /** Nodes searched by this searcher in the current (or last) search. */
   nodes = 0;
+  /** Set in a main searcher with helpers (Threads > 1). */
+  private helpers: HelperThreads | null = null;
+  /** Shared with the other searchers of a parallel search (main or helper), else null. */
+  private shared: ThreadState | null = null;
+  /** 0 for the main (or only) searcher, 1.. for helpers. */
+  private threadIndex = 0;
+  /** `go nodes`: counts the nodes of all searchers; nodeLimit is this searcher's share of what is left. */
+  private nodeLimitTotal = 0;
   private seldepth = 0;
   private stopped = false;
   private startTime = 0;
@@ -80,8 +94,9 @@ export class Searcher {
   /** Best root move of the current iteration, kept when an iteration is aborted. */
   private iterationBest = 0;
 
-  constructor(hashMb = 16) {
-    this.tt = new TranspositionTable(hashMb);
+  /** A searcher with a table of its own (hashMb), or over a given one (a helper's view of the shared table). */
+  constructor(hashMbOrTable: number | TranspositionTable = 16) {
+    this.tt = typeof hashMbOrTable === 'number' ? new TranspositionTable(hashMbOrTable) : hashMbOrTable;
   }
 
   setHashSize(mb: number): void {
@@ -102,8 +117,24 @@ export class Searcher {
    * Emits every `info` line through emit (the caller prints `bestmove`).
    * With params.infinite or an unanswered params.ponder, it does not return
    * before control.stopped (or ponderhit) even if the search ends early.
+   *
+   * role: absent for a single-threaded search. A main searcher starts its
+   * helpers, stops them when it is done and may play a helper's move; its
+   * `info` lines count the nodes of all. A helper (whose table's age the
+   * caller has set) searches until its control's stop flag, without output.
    */
-  go(pos: Position, params: GoParams, options: SearchOptions, control: SearchControl, emit: (line: string) => void): SearchResult {
+  go(
+    pos: Position,
+    params: GoParams,
+    options: SearchOptions,
+    control: SearchControl,
+    emit: (line: string) => void,
+    role?: ThreadRole,
+  ): SearchResult {
+    this.helpers = role?.kind === 'main' && role.helpers.count > 0 ? role.helpers : null;
+    this.shared = role === undefined ? null : role.kind === 'main' ? (this.helpers === null ? null : role.helpers.state) : role.state;
+    this.threadIndex = role?.kind === 'helper' ? role.index : 0;
+    const isHelper = this.threadIndex > 0;
     this.pos = pos;
     this.control = control;
     this.emit = emit;
@@ -112,9 +143,10 @@ export class Searcher {
     this.stopped = false;
     this.startTime = performance.now();
     this.pondering = params.ponder;
-    this.nodeLimit = params.nodes !== undefined && params.nodes > 0 ? params.nodes : 0;
+    this.nodeLimitTotal = params.nodes !== undefined && params.nodes > 0 ? params.nodes : 0;
+    this.nodeLimit = this.nodeLimitTotal;
     this.showCurrMove = false;
-    this.tt.newSearch();
+    if (!isHelper) this.tt.newSearch();
     this.ordering.age();
 
     const budget = computeTimeBudget(params, pos.side, options.moveOverhead);
@@ -146,6 +178,7 @@ export class Searcher {
       this.waitWhileInfinite(params);
       return { bestMove: '0000', ponderMove: null };
     }
+    this.helpers?.start(this.tt, params, options);
 
     const multiPv = Math.max(1, Math.min(options.multiPv, allowed));
     const pvScores = new Int32Array(multiPv);
@@ -165,6 +198,10 @@ export class Searcher {
     // Whether the last line printed already is the final word on this search.
     let reportedLast = false;
     for (let depth = 1; depth <= maxDepth; depth++) {
+      if (isHelper) {
+        if (this.control.stopped) break;
+        if (depth < maxDepth && helperSkipsDepth(this.threadIndex, depth)) continue;
+      }
       reportedLast = false;
       this.rootDepth = depth;
       this.rootExcludedCount = searchmovesExcluded;
@@ -199,14 +236,18 @@ export class Searcher {
       bestMove = pvLines[0][0];
       bestScore = pvScores[0];
       lastPv = pvLines[0];
-      for (let i = 0; i < multiPv; i++) this.reportLine(depth, i + 1, pvScores[i], pvLines[i], BOUND_EXACT, options);
+      if (isHelper) {
+        this.shared!.publishResult(this.threadIndex, depth, bestScore, lastPv);
+      } else {
+        for (let i = 0; i < multiPv; i++) this.reportLine(depth, i + 1, pvScores[i], pvLines[i], BOUND_EXACT, options);
+      }
       reportedLast = true;
 
       lastSeldepth = this.seldepth;
 
       // Stop conditions.
       if (params.mate !== undefined && params.mate > 0 && bestScore >= MATE_BOUND && MATE - bestScore <= params.mate * 2) break;
-      if (this.nodeLimit > 0 && this.nodes >= this.nodeLimit) break;
+      if (this.nodeLimitTotal > 0 && this.totalNodes() >= this.nodeLimitTotal) break;
       if (budget.softMs > 0 && !this.pondering && params.depth === undefined) {
         if (allowed === 1 && depth >= 2) break; // only one move: play it
         if (Math.abs(bestScore) >= MATE_BOUND && depth >= MATE - Math.abs(bestScore) + 4) break; // mate found
@@ -220,21 +261,67 @@ export class Searcher {
       this.checkPonderhit();
     }
 
-    const elapsed = Math.max(1, Math.round(performance.now() - this.startTime));
+    if (isHelper) {
+      this.shared!.publishNodes(this.threadIndex, this.nodes);
+      return { bestMove: moveToUci(pos, bestMove), ponderMove: null };
+    }
+    this.waitWhileInfinite(params);
+
     // The final line before bestmove (unless the last iteration's line is it):
     // the best line of the deepest completed search, with the final counts.
+    let line = pvLines.length > 0 && pvLines[0][0] === bestMove ? pvLines[0] : lastPv;
+    let score = pvLines.length > 0 && pvLines[0][0] === bestMove ? pvScores[0] : bestScore;
+    if (this.helpers !== null) {
+      this.helpers.finish();
+      // A helper that completed a deeper iteration with a better score has the better move.
+      this.rootExcludedCount = searchmovesExcluded;
+      const helper = multiPv === 1 ? this.bestHelperResult(completedDepth, bestScore, rootCount) : null;
+      if (helper !== null) {
+        bestMove = helper.pv[0];
+        line = lastPv = helper.pv;
+        score = helper.score;
+        completedDepth = helper.depth;
+        lastSeldepth = Math.max(lastSeldepth, helper.depth);
+        reportedLast = false;
+      }
+    }
     if (!reportedLast) {
-      const line = pvLines.length > 0 && pvLines[0][0] === bestMove ? pvLines[0] : lastPv;
-      const score = pvLines.length > 0 && pvLines[0][0] === bestMove ? pvScores[0] : bestScore;
+      const elapsed = Math.max(1, Math.round(performance.now() - this.startTime));
+      const nodes = this.totalNodes();
       this.emit(
         `info depth ${Math.max(1, completedDepth)} seldepth ${Math.max(1, lastSeldepth)} multipv 1 score ${formatScore(score === -INFINITE ? 0 : score)}` +
           (options.showWdl ? ` wdl ${wdl(score)}` : '') +
-          ` nodes ${this.nodes} nps ${Math.round((this.nodes * 1000) / elapsed)} hashfull ${this.tt.hashfull()} time ${elapsed} pv ${this.pvToUci(line)}`,
+          ` nodes ${nodes} nps ${Math.round((nodes * 1000) / elapsed)} hashfull ${this.tt.hashfull()} time ${elapsed} pv ${this.pvToUci(line)}`,
       );
     }
-    this.waitWhileInfinite(params);
     const ponder = this.ponderMoveAfter(lastPv, bestMove);
     return { bestMove: moveToUci(pos, bestMove), ponderMove: ponder };
+  }
+
+  /** Nodes of this search: this searcher's, plus its helpers' as last published. */
+  totalNodes(): number {
+    return this.helpers === null ? this.nodes : this.nodes + this.helpers.state.helperNodes();
+  }
+
+  /**
+   * The result of the helper that completed the deepest iteration with a
+   * better score than `depth` / `score` (the main searcher's), if any; its
+   * move must be one the search may play.
+   */
+  private bestHelperResult(depth: number, score: number, rootCount: number): { depth: number; score: number; pv: number[] } | null {
+    const helpers = this.helpers!;
+    let best: { depth: number; score: number; pv: number[] } | null = null;
+    for (let i = 1; i <= helpers.count; i++) {
+      const r = helpers.state.result(i);
+      if (r === null || r.pv.length === 0 || r.depth <= depth || r.score <= score) continue;
+      let playable = false;
+      for (let k = 0; k < rootCount; k++) if (this.moves[k] === r.pv[0]) playable = true;
+      if (!playable || this.isRootExcluded(r.pv[0])) continue;
+      best = r;
+      depth = r.depth;
+      score = r.score;
+    }
+    return best;
   }
 
   /** With `go infinite` or an unanswered `go ponder`, bestmove must wait for stop or ponderhit. */
@@ -315,22 +402,24 @@ export class Searcher {
 
   private reportLine(depth: number, multipv: number, score: number, pv: number[], bound: number, options: SearchOptions): void {
     const elapsed = Math.max(1, Math.round(performance.now() - this.startTime));
+    const nodes = this.totalNodes();
     const boundText = bound === BOUND_LOWER ? ' lowerbound' : bound === BOUND_UPPER ? ' upperbound' : '';
     this.emit(
       `info depth ${depth} seldepth ${Math.max(depth, this.seldepth)} multipv ${multipv} score ${formatScore(score)}${boundText}` +
         (options.showWdl ? ` wdl ${wdl(score)}` : '') +
-        ` nodes ${this.nodes} nps ${Math.round((this.nodes * 1000) / elapsed)} hashfull ${this.tt.hashfull()} time ${elapsed} pv ${this.pvToUci(pv)}`,
+        ` nodes ${nodes} nps ${Math.round((nodes * 1000) / elapsed)} hashfull ${this.tt.hashfull()} time ${elapsed} pv ${this.pvToUci(pv)}`,
     );
   }
 
   /** Aspiration failures are reported only in long searches, as GUIs expect. */
   private reportBound(depth: number, pvIndex: number, multiPv: number, score: number, bound: number): void {
     void multiPv;
-    if (performance.now() - this.startTime < 1000) return;
+    if (this.threadIndex > 0 || performance.now() - this.startTime < 1000) return;
     const elapsed = Math.max(1, Math.round(performance.now() - this.startTime));
+    const nodes = this.totalNodes();
     this.emit(
       `info depth ${depth} seldepth ${this.seldepth} multipv ${pvIndex + 1} score ${formatScore(score)} ${bound === BOUND_LOWER ? 'lowerbound' : 'upperbound'}` +
-        ` nodes ${this.nodes} nps ${Math.round((this.nodes * 1000) / elapsed)} time ${elapsed} pv ${this.pvToUci(this.extractPv())}`,
+        ` nodes ${nodes} nps ${Math.round((nodes * 1000) / elapsed)} time ${elapsed} pv ${this.pvToUci(this.extractPv())}`,
     );
   }
 
@@ -372,11 +461,18 @@ export class Searcher {
     return false;
   }
 
-  /** Polled every 1024 nodes: stop flag, hard time limit. */
+  /** Polled every 1024 nodes: stop flag, hard time limit; with Threads > 1 the node counts. */
   private checkLimits(): void {
     if (this.control.stopped) {
       this.stopped = true;
       return;
+    }
+    if (this.shared !== null) {
+      if (this.threadIndex > 0) {
+        this.shared.publishNodes(this.threadIndex, this.nodes);
+        return; // helpers have no limits of their own
+      }
+      if (this.nodeLimitTotal > 0) this.nodeLimit = Math.max(1, this.nodeLimitTotal - this.shared.helperNodes());
     }
     this.checkPonderhit();
     if (this.rootDepth > 1 && this.hardMs > 0 && !this.pondering && performance.now() - this.startTime >= this.hardMs) {

@@ -1,11 +1,21 @@
-// Transposition table: one Int32Array (over a SharedArrayBuffer, so that
-// parallel searchers can later share it), in buckets of four entries.
+// Transposition table: one Int32Array over a SharedArrayBuffer, in buckets
+// of four entries. With Threads > 1 every searcher has its own
+// TranspositionTable object over the same buffer (see attach()).
 //
 // An entry is three int32 words:
-//   0: check = keyHi ^ word1 ^ word2  (a torn write by another thread fails the check)
+//   0: check = keyHi ^ word1 ^ word2
 //   1: move (16 bits) | depth (8 bits, biased by +DEPTH_BIAS) << 16 | bound (2 bits) << 24 | age (6 bits) << 26
 //   2: score (16 bits, signed) | static eval (16 bits, signed) << 16
 // The bucket is chosen by keyLo, and keyHi verifies the entry.
+//
+// Lock-free sharing (the XOR trick): threads read and write entries without
+// locks, word by word (aligned int32 accesses never tear, but two writers, or
+// a reader and a writer, can interleave, so an entry may mix the words of two
+// stores). Such a mixed entry fails the check unless 32 bits happen to match:
+// it reads as another key's entry and is not used. The rare entry that gets
+// through (like a plain key collision) is harmless: its move is only played
+// after isPseudoLegal and a king-safety test (search.ts), its score only
+// prunes.
 
 export const BOUND_NONE = 0;
 export const BOUND_UPPER = 1; // the score is at most this (all moves failed low)
@@ -30,17 +40,41 @@ export class TranspositionTable {
   score = 0;
   eval = 0;
 
-  constructor(megabytes: number) {
+  /** A new table of `megabytes` MiB, or a view of another table's buffer (see `buffer`). */
+  constructor(megabytesOrBuffer: number | SharedArrayBuffer) {
     this.table = new Int32Array(0);
     this.buckets = 0;
-    this.resize(megabytes);
+    if (typeof megabytesOrBuffer === 'number') this.resize(megabytesOrBuffer);
+    else this.attach(megabytesOrBuffer);
   }
 
   /** Reallocates the table (clearing it) with at most `megabytes` MiB. */
   resize(megabytes: number): void {
     const bytes = Math.max(1, megabytes) * 1024 * 1024;
-    this.buckets = Math.max(1, Math.floor(bytes / (BUCKET_WORDS * 4)));
-    this.table = new Int32Array(new SharedArrayBuffer(this.buckets * BUCKET_WORDS * 4));
+    const buckets = Math.max(1, Math.floor(bytes / (BUCKET_WORDS * 4)));
+    this.attach(new SharedArrayBuffer(buckets * BUCKET_WORDS * 4));
+  }
+
+  /** The memory of the table, to be shared with other threads. */
+  get buffer(): SharedArrayBuffer {
+    return this.table.buffer as SharedArrayBuffer;
+  }
+
+  /** Uses `buffer` (another table's, see `buffer`) as this table's memory, without clearing it. */
+  attach(buffer: SharedArrayBuffer): void {
+    if (this.table.buffer === buffer) return;
+    this.buckets = Math.max(1, Math.floor(buffer.byteLength / (BUCKET_WORDS * 4)));
+    this.table = new Int32Array(buffer, 0, this.buckets * BUCKET_WORDS);
+  }
+
+  /** The age stamped on the entries of the current search. */
+  get generation(): number {
+    return this.age;
+  }
+
+  /** Helpers searching alongside another thread take over its age instead of calling newSearch(). */
+  set generation(age: number) {
+    this.age = ((age % AGE_CYCLE) + AGE_CYCLE) % AGE_CYCLE;
   }
 
   clear(): void {

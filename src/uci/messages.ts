@@ -10,8 +10,12 @@ import type { GoParams, SearchOptions } from '../search/limits.js';
 export interface SearchWorkerData {
   kestrelRole: 'search-worker';
   hashMb: number;
+  /** The Threads option: the worker starts threads - 1 helpers. */
+  threads: number;
   /** Acknowledged (like a maintenance message) once the worker is ready to search. */
   bootSeq: number;
+  /** Set for a helper of a parallel search (started by the search worker's ThreadPool, not by the UCI thread). */
+  helper?: { index: number; booted: SharedArrayBuffer };
 }
 
 /** A position as the worker rebuilds it: a FEN, then moves in UCI notation. */
@@ -37,6 +41,7 @@ export function loadPosition(pos: Position, spec: PositionSpec): void {
 /** Main thread -> worker. Jobs (go, perft, bench) carry an id echoed in their replies. */
 export type ToWorker =
   | { type: 'hash'; seq: number; mb: number }
+  | { type: 'threads'; seq: number; threads: number }
   | { type: 'clear'; seq: number }
   | {
       type: 'go';

@@ -9,6 +9,10 @@
 // a search worker, so that under tsx (where the worker loads this very file)
 // it works without any entry point; runSearchWorker() is idempotent.
 //
+// With Threads > 1 this worker's Searcher is the main one of a parallel
+// search and the worker owns the helper threads (thread-pool.ts); the same
+// entry serves the helpers, which workerData.helper tells apart.
+//
 // Every line of output goes to the main thread as a message; the worker
 // never writes to stdout. Each job ends with exactly one `done` message, even
 // when the search throws: then the worker reports `info string error: ...`
@@ -24,7 +28,9 @@ import { DEFAULT_BENCH_DEPTH, runBench } from '../search/bench.js';
 import { SearchControl } from '../search/control.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
 import { Searcher } from '../search/search.js';
+import type { HelperThreads } from '../search/threads.js';
 import { firstPvMove, loadPosition, type FromWorker, type PositionSpec, type SearchWorkerData, type ToWorker } from './messages.js';
+import { ThreadPool, runSearchHelper } from './thread-pool.js';
 
 /** True in a thread started by startSearchWorker(). */
 export function isSearchWorker(): boolean {
@@ -57,7 +63,11 @@ export function runSearchWorker(): void {
   if (started || !isSearchWorker() || parentPort === null) return;
   started = true;
   const data = workerData as SearchWorkerData;
-  const worker = new SearchWorker((message) => parentPort!.postMessage(message), data.hashMb);
+  if (data.helper !== undefined) {
+    runSearchHelper(data);
+    return;
+  }
+  const worker = new SearchWorker((message) => parentPort!.postMessage(message), data.hashMb, data.threads ?? 1);
   worker.listen();
   parentPort.postMessage({ type: 'ack', seq: data.bootSeq } satisfies FromWorker);
 }
@@ -71,10 +81,13 @@ class SearchWorker {
   private hashMb: number;
   private readonly pos = new Position();
   private readonly moves = new Int32Array(MAX_MOVES);
+  /** The helper threads (none with Threads 1). */
+  private readonly pool: ThreadPool;
 
   constructor(
     private readonly send: (message: FromWorker) => void,
     hashMb: number,
+    threads: number,
   ) {
     this.hashMb = hashMb;
     try {
@@ -84,6 +97,8 @@ class SearchWorker {
       this.hashMb = 1;
       this.searcher = new Searcher(1);
     }
+    this.pool = new ThreadPool(startSearchWorker, (text) => this.send({ type: 'note', text }));
+    this.setThreads(threads);
   }
 
   listen(): void {
@@ -97,8 +112,13 @@ class SearchWorker {
           this.resize(message.mb);
           this.send({ type: 'ack', seq: message.seq });
           break;
+        case 'threads':
+          if (message.threads !== this.pool.helpers + 1) this.setThreads(message.threads);
+          this.send({ type: 'ack', seq: message.seq });
+          break;
         case 'clear':
           this.guard('clearing the hash', () => this.searcher.clear());
+          this.pool.clear();
           this.send({ type: 'ack', seq: message.seq });
           break;
         case 'go':
@@ -145,6 +165,13 @@ class SearchWorker {
       this.searcher = new Searcher(1);
       this.hashMb = 1;
     }
+    // New helpers, so that none keeps the old table alive.
+    if (this.pool.helpers > 0) this.setThreads(this.pool.helpers + 1);
+  }
+
+  /** Re-creates the helper threads: threads - 1 of them. */
+  private setThreads(threads: number): void {
+    this.guard(`starting ${threads} threads`, () => this.pool.setThreads(threads));
   }
 
   /** Sets this.pos to spec (the main thread has checked the moves). */
@@ -170,13 +197,18 @@ class SearchWorker {
 
     let bestMove: string | null = null;
     let ponderMove: string | null = null;
+    let helpers: HelperThreads | null = null;
     try {
       this.load(spec);
-      const result = this.searcher.go(this.pos, params, options, control, emit);
+      helpers = this.pool.forSearch(spec);
+      const result = this.searcher.go(this.pos, params, options, control, emit, helpers === null ? undefined : { kind: 'main', helpers });
       bestMove = result.bestMove;
       ponderMove = result.ponderMove;
     } catch (e) {
       emit(`info string error: the search failed: ${errorText(e)}`);
+    } finally {
+      // Normally done by the search already; a search that failed must not leave its helpers running.
+      helpers?.finish();
     }
 
     // The protocol: no bestmove before `stop` in infinite mode, or before

@@ -43,13 +43,17 @@ describe('handshake and options', () => {
     expect(options).toEqual([
       'option name Hash type spin default 16 min 1 max 4096',
       'option name Clear Hash type button',
-      'option name Threads type spin default 1 min 1 max 1',
+      'option name Threads type spin default 1 min 1 max 64',
       'option name MultiPV type spin default 1 min 1 max 256',
       'option name Ponder type check default false',
       'option name Move Overhead type spin default 30 min 0 max 5000',
       'option name UCI_Chess960 type check default false',
       'option name UCI_ShowWDL type check default false',
       'option name SearchDriver type combo default pvs var pvs var mtdf',
+      'option name OwnBook type check default false',
+      `option name BookFile type string default ${join(ROOT, 'books', 'kestrel.bin')}`,
+      'option name BookMode type combo default weighted var best var weighted',
+      'option name BookDepth type spin default 255 min 0 max 1024',
     ]);
     expect(await e.sync()).toEqual([]);
   }, 20000);
@@ -78,7 +82,7 @@ describe('handshake and options', () => {
     const e = await engine();
     e.send('setoption name Hash value 0');
     e.send('setoption name MultiPV value 999');
-    e.send('setoption name Threads value 8');
+    e.send('setoption name Threads value 0');
     e.send('setoption name Move Overhead value fast');
     e.send('setoption name Ponder value maybe');
     e.send('setoption name SearchDriver value alphabeta');
@@ -90,7 +94,7 @@ describe('handshake and options', () => {
     expect(lines).toEqual([
       'info string option Hash: 0 is outside 1..4096; set to 1',
       'info string option MultiPV: 999 is outside 1..256; set to 256',
-      'info string option Threads: 8 is outside 1..1; set to 1',
+      'info string option Threads: 0 is outside 1..64; set to 1',
       "info string option Move Overhead: 'fast' is not an integer; kept 30",
       "info string option Ponder: 'maybe' is not true or false; kept false",
       "info string option SearchDriver: 'alphabeta' is not one of pvs, mtdf; kept pvs",

@@ -1,0 +1,179 @@
+// The helpers of a parallel search (Threads > 1, Lazy SMP): Threads - 1
+// worker threads, each owning a Searcher over the main searcher's
+// transposition table (its SharedArrayBuffer travels with every job). The
+// pool belongs to the thread of the main searcher: the search worker, or the
+// CLI's `bench --threads`. See src/search/threads.ts for what is shared.
+//
+// The main searcher's thread blocks while it searches, so nothing here
+// waits on messages: helpers report through shared memory (the boot count,
+// and each search's ThreadState: node counts, results). Nothing waits for a
+// helper to stop either: the next search has a ThreadState of its own, and
+// a helper takes its job up when done with the last one (within 1024
+// nodes of the stop). Helpers are re-created (never reused across a change
+// of Threads or Hash), and the old ones terminated.
+
+import { parentPort, type Worker } from 'node:worker_threads';
+import { Position } from '../board/position.js';
+import type { GoParams, SearchOptions } from '../search/limits.js';
+import { Searcher } from '../search/search.js';
+import { MAX_THREADS, ThreadState, waitUntil, type HelperThreads, type ThreadStateBuffers } from '../search/threads.js';
+import { TranspositionTable } from '../search/tt.js';
+import { loadPosition, type PositionSpec, type SearchWorkerData } from './messages.js';
+
+/** How long new helpers may take to boot: this, plus BOOT_EACH_MS per helper. */
+const BOOT_LIMIT_MS = 10000;
+const BOOT_EACH_MS = 250;
+
+/** Pool -> helper. */
+type ToHelper =
+  | {
+      type: 'go';
+      state: ThreadStateBuffers;
+      table: SharedArrayBuffer;
+      /** The age of the table's entries in this search (set by the main searcher). */
+      generation: number;
+      position: PositionSpec;
+      params: GoParams;
+      options: SearchOptions;
+    }
+  /** ucinewgame: forget the history and killer statistics. */
+  | { type: 'clear' };
+
+/** Helper -> pool: something to report (printed as an info string by the search worker). */
+type FromHelper = { type: 'note'; text: string };
+
+export class ThreadPool {
+  private workers: Worker[] = [];
+  /** How many of the current helpers have booted (each adds 1). */
+  private booted = new Int32Array(new SharedArrayBuffer(4));
+  /** A helper ended without being asked to: replace them all before the next search. */
+  private broken = false;
+
+  constructor(
+    /** Starts a worker running this engine's code (search-worker.ts's startSearchWorker). */
+    private readonly spawn: (data: SearchWorkerData) => Worker,
+    /** Reports problems (an info string). */
+    private readonly note: (text: string) => void = () => {},
+  ) {}
+
+  /** Number of helpers (Threads - 1). */
+  get helpers(): number {
+    return this.workers.length;
+  }
+
+  /** Re-creates the helpers for `threads` threads in all (the caller's being the first), and waits until they are up. */
+  setThreads(threads: number): void {
+    this.terminate();
+    const count = Math.max(1, Math.min(MAX_THREADS, Math.floor(threads))) - 1;
+    this.booted = new Int32Array(new SharedArrayBuffer(4));
+    if (count === 0) return;
+    try {
+      for (let index = 1; index <= count; index++) this.workers.push(this.startHelper(index));
+    } catch (e) {
+      this.note(`error: could not start ${count} helper threads (${e instanceof Error ? e.message : String(e)}); searching with 1 thread`);
+      this.terminate();
+      return;
+    }
+    const limit = BOOT_LIMIT_MS + BOOT_EACH_MS * count;
+    if (!waitUntil(this.booted, 0, (n) => n >= count, limit)) {
+      this.note(`error: the helper threads did not start within ${limit} ms; searching with 1 thread`);
+      this.terminate();
+    }
+  }
+
+  private startHelper(index: number): Worker {
+    const booted = this.booted.buffer as SharedArrayBuffer;
+    const worker = this.spawn({ kestrelRole: 'search-worker', hashMb: 0, threads: 1, bootSeq: 0, helper: { index, booted } });
+    worker.on('message', (m: FromHelper) => {
+      if (this.workers.includes(worker) && m.type === 'note') this.note(m.text);
+    });
+    worker.on('error', (e: unknown) => {
+      if (this.workers.includes(worker)) this.note(`error: helper thread ${index} failed: ${e instanceof Error ? e.message : String(e)}`);
+    });
+    worker.on('exit', () => {
+      if (this.workers.includes(worker)) this.broken = true;
+    });
+    worker.unref();
+    return worker;
+  }
+
+  /** Ends every helper (they stop at once: terminate() interrupts a search). */
+  terminate(): void {
+    const workers = this.workers;
+    this.workers = [];
+    this.broken = false;
+    for (const w of workers) void w.terminate().catch(() => undefined);
+  }
+
+  /** `ucinewgame`: the helpers forget their move-ordering statistics (the main searcher clears the shared table). */
+  clear(): void {
+    this.post({ type: 'clear' });
+  }
+
+  private post(message: ToHelper): void {
+    for (const w of this.workers) w.postMessage(message);
+  }
+
+  /** The helpers for a search of `position`, or null without helpers. Helpers that have died are replaced first. */
+  forSearch(position: PositionSpec): HelperThreads | null {
+    if (this.workers.length === 0) return null;
+    if (this.broken) {
+      this.note('error: a helper thread stopped; restarting the helper threads');
+      this.setThreads(this.workers.length + 1);
+      if (this.workers.length === 0) return null;
+    }
+    const count = this.workers.length;
+    const state = new ThreadState(count + 1);
+    let started = false;
+    return {
+      count,
+      state,
+      start: (table: TranspositionTable, params: GoParams, options: SearchOptions): void => {
+        if (started) return;
+        started = true;
+        this.post({
+          type: 'go',
+          state: state.buffers,
+          table: table.buffer,
+          generation: table.generation,
+          position,
+          // Helpers have no limits of their own: they search until the main searcher stops them.
+          params: { depth: params.depth, infinite: false, ponder: false, searchmoves: params.searchmoves },
+          options: { ...options, multiPv: 1 },
+        });
+      },
+      finish: (): void => state.stop(),
+    };
+  }
+}
+
+/** The body of a helper thread (workerData.helper is set): serves jobs until terminated. */
+export function runSearchHelper(data: SearchWorkerData): void {
+  const port = parentPort;
+  if (data.helper === undefined || port === null) return;
+  const { index } = data.helper;
+  const pos = new Position();
+  let searcher: Searcher | null = null;
+  const noOutput = (): void => {};
+  port.on('message', (m: ToHelper) => {
+    if (m.type === 'clear') {
+      searcher?.ordering.clear();
+      return;
+    }
+    const state = new ThreadState(m.state);
+    // A search that has already been stopped (a helper late to start) is not begun.
+    if (state.control.stopped) return;
+    try {
+      if (searcher === null) searcher = new Searcher(new TranspositionTable(m.table));
+      else searcher.tt.attach(m.table);
+      searcher.tt.generation = m.generation;
+      loadPosition(pos, m.position);
+      searcher.go(pos, m.params, m.options, state.control, noOutput, { kind: 'helper', index, state });
+    } catch (e) {
+      port.postMessage({ type: 'note', text: `error: helper thread ${index}: ${e instanceof Error ? e.message : String(e)}` } satisfies FromHelper);
+    }
+  });
+  const booted = new Int32Array(data.helper.booted);
+  Atomics.add(booted, 0, 1);
+  Atomics.notify(booted, 0);
+}
