@@ -29,7 +29,7 @@ export interface SearchOptions {
 
 export const DEFAULT_SEARCH_OPTIONS: SearchOptions = {
   multiPv: 1,
-  moveOverhead: 30,
+  moveOverhead: 100,
   chess960: false,
   showWdl: false,
   driver: 'pvs',

@@ -39,7 +39,7 @@ export const OPTION_DECLS: readonly OptionDecl[] = [
   { name: 'Threads', type: 'spin', default: 1, min: 1, max: MAX_THREADS },
   { name: 'MultiPV', type: 'spin', default: 1, min: 1, max: 256 },
   { name: 'Ponder', type: 'check', default: false },
-  { name: 'Move Overhead', type: 'spin', default: 30, min: 0, max: 5000 },
+  { name: 'Move Overhead', type: 'spin', default: 100, min: 0, max: 5000 },
   { name: 'UCI_Chess960', type: 'check', default: false },
   { name: 'UCI_ShowWDL', type: 'check', default: false },
   { name: 'SearchDriver', type: 'combo', default: 'pvs', vars: ['pvs', 'mtdf'] },
