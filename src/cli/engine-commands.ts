@@ -46,6 +46,12 @@ export function registerEngineCommands(program: Command): void {
       .argument('[options...]')
       .action(async (args: string[]) => {
         try {
+          // With no arguments the tools print their usage; --help asks for just that.
+          if (args.includes('--help') || args.includes('-h')) {
+            await main([]);
+            process.exitCode = 0;
+            return;
+          }
           process.exitCode = await main(args);
         } catch (e) {
           process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
@@ -53,6 +59,6 @@ export function registerEngineCommands(program: Command): void {
         }
       });
   };
-  passThrough('tune', 'Texel-tune the evaluation: tune --data <file> [--out <weights.ts>] [--epochs n] [--lr x] [--k x] [--limit n]', tuneMain);
+  passThrough('tune', 'Texel-tune the evaluation: tune --data <file> [--out <weights.ts>] (tune --help lists the options)', tuneMain);
   passThrough('datagen', 'turn PGN games into labelled positions: datagen --pgn <file> [--pgn ...] [--out <file>] [--skip-moves n]', datagenMain);
 }
