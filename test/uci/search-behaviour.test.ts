@@ -81,8 +81,9 @@ describe('bench', () => {
     const counts: string[] = [];
     for (let run = 0; run < 2; run++) {
       e.send('bench 5');
-      const lines = await e.collectUntil(/^Nodes searched: \d+$/, 30000);
-      counts.push(lines[lines.length - 1]);
+      // Nodes/second is bench's last line: only then may the next command come.
+      const lines = await e.collectUntil(/^Nodes\/second: \d+$/, 30000);
+      counts.push(lines.find((l) => l.startsWith('Nodes searched:')) ?? 'missing');
     }
     expect(counts[0]).toBe(counts[1]);
   }, 70000);
