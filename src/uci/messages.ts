@@ -62,7 +62,8 @@ export type FromWorker =
   /** A line of output of job `id` (info lines, perft lines). */
   | { type: 'line'; id: number; text: string }
   /** Job `id` is over; for `go`, bestMove is set (UCI notation, '0000' if none). */
-  | { type: 'done'; id: number; bestMove: string | null; ponderMove: string | null }
+  /** lines: the job's last output lines, printed before the job counts as finished. */
+  | { type: 'done'; id: number; bestMove: string | null; ponderMove: string | null; lines?: string[] }
   /** Maintenance message `seq` (hash, clear) has been applied. */
   | { type: 'ack'; seq: number }
   /** Something to report that belongs to no job (printed as an info string). */

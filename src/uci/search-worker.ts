@@ -250,6 +250,7 @@ class SearchWorker {
   /** `go perft <depth>`: leaf counts per root move, then the total (Stockfish's layout). */
   private perft(id: number, spec: PositionSpec, depth: number, control: SearchControl): void {
     const emit = (text: string): void => this.send({ type: 'line', id, text });
+    const summary: string[] = [];
     try {
       this.load(spec);
       const n = generateMoves(this.pos, this.moves, 0, false);
@@ -271,26 +272,34 @@ class SearchWorker {
         emit(`${name}: ${count}`);
       }
       const ms = performance.now() - t0;
-      // "Nodes searched" comes last: a client waiting for it may send the next command at once.
-      if (stopped) emit('info string perft stopped before the last root move; the total is partial');
-      else emit(`info string perft depth ${depth} time ${Math.round(ms)} ms nps ${ms > 0 ? Math.round((total / ms) * 1000) : 0}`);
-      emit('');
-      emit(`Nodes searched: ${total}`);
+      // The summary travels with 'done', so that the job is over when a client reads it.
+      summary.push(
+        stopped
+          ? 'info string perft stopped before the last root move; the total is partial'
+          : `info string perft depth ${depth} time ${Math.round(ms)} ms nps ${ms > 0 ? Math.round((total / ms) * 1000) : 0}`,
+        '',
+        `Nodes searched: ${total}`,
+      );
     } catch (e) {
       emit(`info string error: perft failed: ${errorText(e)}`);
     }
-    this.send({ type: 'done', id, bestMove: null, ponderMove: null });
+    this.send({ type: 'done', id, bestMove: null, ponderMove: null, lines: summary });
   }
 
   /** `bench [depth]`. */
   private bench(id: number, depth: number | null): void {
-    const emit = (text: string): void => this.send({ type: 'line', id, text });
+    // The totals (from the separator line on) travel with 'done', so that the job is over when a client reads them.
+    const summary: string[] = [];
+    const emit = (text: string): void => {
+      if (summary.length > 0 || text.startsWith('=====')) summary.push(text);
+      else this.send({ type: 'line', id, text });
+    };
     try {
       runBench(depth ?? DEFAULT_BENCH_DEPTH, emit);
     } catch (e) {
       emit(`info string error: bench failed: ${errorText(e)}`);
     }
-    this.send({ type: 'done', id, bestMove: null, ponderMove: null });
+    this.send({ type: 'done', id, bestMove: null, ponderMove: null, lines: summary });
   }
 }
 

@@ -541,7 +541,10 @@ export class UciEngine {
             this.abandoned.delete(m.id);
           }
           const job = this.job;
-          if (job !== null && job.id === m.id) this.finish(job, m.bestMove, m.ponderMove);
+          if (job !== null && job.id === m.id) {
+            if (m.lines !== undefined) this.out.writeLines(m.lines);
+            this.finish(job, m.bestMove, m.ponderMove);
+          }
           break;
         }
         case 'ack':
