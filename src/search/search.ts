@@ -683,12 +683,7 @@ export class Searcher {
         if (score > alpha) {
           bestMove = move;
           if (isRoot) this.iterationBest = move;
-          // Extend the principal variation.
-          const child = (ply + 1) * MAX_PLY;
-          const own = ply * MAX_PLY;
-          this.pvTable[own + ply] = move;
-          for (let j = ply + 1; j < this.pvLength[ply + 1]; j++) this.pvTable[own + j] = this.pvTable[child + j];
-          this.pvLength[ply] = Math.max(ply + 1, this.pvLength[ply + 1]);
+          this.updatePv(ply, move);
           if (score >= beta) {
             if (!noisy) this.ordering.updateQuietCutoff(pos, move, ply, depth, this.quietsTried, quietBase, quietCount);
             break;
@@ -709,6 +704,15 @@ export class Searcher {
       tt.store(pos.keyLo, pos.keyHi, bestMove, depth, bound, scoreToTT(bestScore, ply), staticEval === NO_EVAL ? 0 : staticEval);
     }
     return bestScore;
+  }
+
+  /** The principal variation at ply becomes move followed by the child's. */
+  private updatePv(ply: number, move: number): void {
+    const child = (ply + 1) * MAX_PLY;
+    const own = ply * MAX_PLY;
+    this.pvTable[own + ply] = move;
+    for (let j = ply + 1; j < this.pvLength[ply + 1]; j++) this.pvTable[own + j] = this.pvTable[child + j];
+    this.pvLength[ply] = Math.max(ply + 1, this.pvLength[ply + 1]);
   }
 
   /** Quiescence: resolve captures (and check evasions) so that the static eval is taken in a quiet position. */
@@ -778,11 +782,7 @@ export class Searcher {
         bestScore = score;
         if (score > alpha) {
           bestMove = move;
-          const child = (ply + 1) * MAX_PLY;
-          const own = ply * MAX_PLY;
-          this.pvTable[own + ply] = move;
-          for (let j = ply + 1; j < this.pvLength[ply + 1]; j++) this.pvTable[own + j] = this.pvTable[child + j];
-          this.pvLength[ply] = Math.max(ply + 1, this.pvLength[ply + 1]);
+          this.updatePv(ply, move);
           if (score >= beta) break;
           alpha = score;
         }

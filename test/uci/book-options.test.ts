@@ -1,22 +1,9 @@
 // The opening-book options through the UCI loop of the built engine.
 
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EngineProcess, ensureBuilt, startEngine } from './engine-process.js';
+import { describe, expect, it } from 'vitest';
+import { useEngines } from './engine-process.js';
 
-let engines: EngineProcess[] = [];
-
-async function engine(): Promise<EngineProcess> {
-  const e = await startEngine();
-  engines.push(e);
-  return e;
-}
-
-beforeAll(() => ensureBuilt(), 60000);
-
-afterEach(() => {
-  for (const e of engines) e.kill();
-  engines = [];
-});
+const engine = useEngines();
 
 describe('OwnBook', () => {
   it('declares the book options', async () => {

@@ -1,6 +1,7 @@
 // Talks to the built engine (node dist/kestrel.js) over pipes, as a GUI does.
 // KESTREL_ENGINE=<path to a .js file> tests another build.
 
+import { afterEach, beforeAll } from 'vitest';
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -158,4 +159,25 @@ export async function startEngine(options: { engine?: string; env?: Record<strin
   const engine = new EngineProcess(options);
   await engine.sync(15000);
   return engine;
+}
+
+/** Starts an engine; `track` hands over one made by hand (`new EngineProcess()`) for cleanup. */
+export type EngineStarter = (() => Promise<EngineProcess>) & { track: (e: EngineProcess) => EngineProcess };
+
+/**
+ * For a test file: checks the build before its tests and kills every engine
+ * it started after each test. Returns the function that starts one.
+ */
+export function useEngines(): EngineStarter {
+  let engines: EngineProcess[] = [];
+  beforeAll(() => ensureBuilt(), 60000);
+  afterEach(() => {
+    for (const e of engines) e.kill();
+    engines = [];
+  });
+  const track = (e: EngineProcess): EngineProcess => {
+    engines.push(e);
+    return e;
+  };
+  return Object.assign(async () => track(await startEngine()), { track });
 }

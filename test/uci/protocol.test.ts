@@ -4,27 +4,14 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EngineProcess, ROOT, ensureBuilt, startEngine } from './engine-process.js';
+import { describe, expect, it } from 'vitest';
+import { EngineProcess, ROOT, useEngines } from './engine-process.js';
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const BESTMOVE = /^bestmove /;
 const UCI_MOVE = /^[a-h][1-8][a-h][1-8][nbrq]?$/;
 
-let engines: EngineProcess[] = [];
-
-async function engine(): Promise<EngineProcess> {
-  const e = await startEngine();
-  engines.push(e);
-  return e;
-}
-
-beforeAll(() => ensureBuilt(), 60000);
-
-afterEach(() => {
-  for (const e of engines) e.kill();
-  engines = [];
-});
+const engine = useEngines();
 
 /** The moves of `bestmove X [ponder Y]`. */
 function parseBestmove(line: string): { best: string; ponder: string | null } {
@@ -180,8 +167,7 @@ describe('responsiveness while searching', () => {
   }, 20000);
 
   it('end of input when idle exits with code 0, after all answers are out', async () => {
-    const e = new EngineProcess();
-    engines.push(e);
+    const e = engine.track(new EngineProcess());
     e.write('uci\nisready\n');
     e.close();
     expect(await e.waitExit(5000)).toBe(0);
@@ -190,8 +176,7 @@ describe('responsiveness while searching', () => {
   }, 20000);
 
   it('quit right after a burst of commands still flushes every answer', async () => {
-    const e = new EngineProcess();
-    engines.push(e);
+    const e = engine.track(new EngineProcess());
     e.write('uci\n' + 'd\n'.repeat(50) + 'isready\nquit\n');
     expect(await e.waitExit(5000)).toBe(0);
     expect(e.lines.filter((l) => l.startsWith('Fen: '))).toHaveLength(50);

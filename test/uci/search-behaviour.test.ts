@@ -2,23 +2,10 @@
 // mates with the right `score mate N`, draws scored as 0, and a bench whose
 // node count does not change from run to run.
 
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EngineProcess, ensureBuilt, startEngine } from './engine-process.js';
+import { describe, expect, it } from 'vitest';
+import { EngineProcess, useEngines } from './engine-process.js';
 
-let engines: EngineProcess[] = [];
-
-async function engine(): Promise<EngineProcess> {
-  const e = await startEngine();
-  engines.push(e);
-  return e;
-}
-
-beforeAll(() => ensureBuilt(), 60000);
-
-afterEach(() => {
-  for (const e of engines) e.kill();
-  engines = [];
-});
+const engine = useEngines();
 
 /** Runs `go <go>` from `position <position>` and returns the last info line with a score, and the bestmove line. */
 async function think(e: EngineProcess, position: string, go: string): Promise<{ info: string; bestmove: string }> {

@@ -4,30 +4,17 @@
 // searches.
 
 import { existsSync, readdirSync } from 'node:fs';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateMoves } from '../../src/board/movegen.js';
 import { moveToUci, parseUciMove } from '../../src/board/notation.js';
 import { Position } from '../../src/board/position.js';
 import { MAX_MOVES } from '../../src/board/types.js';
-import { EngineProcess, ensureBuilt, startEngine } from './engine-process.js';
+import { useEngines } from './engine-process.js';
 
 const BESTMOVE = /^bestmove /;
 const MIDDLEGAME = 'r1bq1rk1/ppp2ppp/5n2/2bp4/2NPP3/2P5/PP3PPP/RNBQK2R w KQ - 0 9';
 
-let engines: EngineProcess[] = [];
-
-async function engine(): Promise<EngineProcess> {
-  const e = await startEngine();
-  engines.push(e);
-  return e;
-}
-
-beforeAll(() => ensureBuilt(), 60000);
-
-afterEach(() => {
-  for (const e of engines) e.kill();
-  engines = [];
-});
+const engine = useEngines();
 
 /** The legal moves (UCI) of a FEN followed by moves. */
 function legalMoves(fen: string, moves: string[] = []): string[] {
