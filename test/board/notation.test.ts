@@ -2,29 +2,14 @@
 // promotions, and the two kinds of error.
 
 import { describe, expect, it } from 'vitest';
-import { generateMoves } from '../../src/board/movegen.js';
-import { MoveError, moveToUci, parseUciMove } from '../../src/board/notation.js';
+import { moveToUci, parseUciMove } from '../../src/board/notation.js';
 import { Position } from '../../src/board/position.js';
-import { CASTLE, EN_PASSANT, MAX_MOVES, MOVE_NONE, QUEEN, KNIGHT, moveKind, moveTo, promotionType } from '../../src/board/types.js';
+import { CASTLE, EN_PASSANT, MOVE_NONE, QUEEN, KNIGHT, moveKind, moveTo, promotionType } from '../../src/board/types.js';
+import { errorOf, legalMoves } from './helpers.js';
 
 const CASTLING_FEN = 'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1';
 // Chess960: king b1, rooks a1 and h1; O-O-O puts the king on c1, one step.
 const FRC_FEN = 'rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1';
-
-function legalMoves(pos: Position): number[] {
-  const out = new Int32Array(MAX_MOVES);
-  return Array.from(out.subarray(0, generateMoves(pos, out, 0, false)));
-}
-
-function errorOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(MoveError);
-    return (e as Error).message;
-  }
-  throw new Error('expected a MoveError');
-}
 
 describe('moveToUci and parseUciMove', () => {
   it('round-trip every legal move of several positions, in both modes', () => {

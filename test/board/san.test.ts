@@ -2,32 +2,16 @@
 // tolerant parsing, errors, and a round trip over every legal move.
 
 import { describe, expect, it } from 'vitest';
-import { generateMoves } from '../../src/board/movegen.js';
-import { MoveError, parseUciMove } from '../../src/board/notation.js';
+import { parseUciMove } from '../../src/board/notation.js';
 import { Position } from '../../src/board/position.js';
 import { moveToSan, parseSan } from '../../src/board/san.js';
-import { MAX_MOVES } from '../../src/board/types.js';
-
-function legalMoves(pos: Position): number[] {
-  const out = new Int32Array(MAX_MOVES);
-  return Array.from(out.subarray(0, generateMoves(pos, out, 0, false)));
-}
+import { errorOf, legalMoves } from './helpers.js';
 
 /** SAN of the UCI move `uci` in fen. */
 function san(fen: string, uci: string, chess960 = false): string {
   const pos = new Position(fen);
   pos.chess960 = chess960;
   return moveToSan(pos, parseUciMove(pos, uci));
-}
-
-function errorOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(MoveError);
-    return (e as Error).message;
-  }
-  throw new Error('expected a MoveError');
 }
 
 const TWO_KNIGHTS = '4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1'; // Nb1 and Nf1 both reach d2
