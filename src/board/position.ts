@@ -134,6 +134,8 @@ export class Position {
   readonly stackMg = new Int32Array(STACK_SIZE);
   readonly stackEg = new Int32Array(STACK_SIZE);
   readonly stackPhase = new Int32Array(STACK_SIZE);
+  /** Whether the side to move is in check at each ply: 1 yes, 0 no, -1 not computed yet. */
+  private readonly checkAtPly = new Int8Array(STACK_SIZE + 1).fill(-1);
 
   constructor(fen: string = START_FEN) {
     this.setFen(fen);
@@ -223,9 +225,14 @@ export class Position {
     return this.isAttackedWith(sq, by, this.bb[0] | this.bb[16], this.bb[1] | this.bb[17]);
   }
 
-  /** True when the side to move is in check. */
+  /** True when the side to move is in check (computed once per position reached). */
   inCheck(): boolean {
-    return this.isAttacked(this.kingSq[this.side], this.side ^ 1);
+    let check = this.checkAtPly[this.ply];
+    if (check < 0) {
+      check = this.isAttacked(this.kingSq[this.side], this.side ^ 1) ? 1 : 0;
+      this.checkAtPly[this.ply] = check;
+    }
+    return check === 1;
   }
 
   // -------------------------------------------------------------------------
@@ -244,6 +251,7 @@ export class Position {
     this.stackEg[ply] = this.psqEg;
     this.stackPhase[ply] = this.phase;
     this.ply = ply + 1;
+    this.checkAtPly[ply + 1] = -1;
 
     const us = this.side;
     const from = moveFrom(move);
@@ -364,6 +372,7 @@ export class Position {
     this.stackEg[ply] = this.psqEg;
     this.stackPhase[ply] = this.phase;
     this.ply = ply + 1;
+    this.checkAtPly[ply + 1] = -1;
     if (this.ep >= 0) {
       this.keyLo ^= ZOBRIST_EP_FILE[(this.ep & 7) * 2];
       this.keyHi ^= ZOBRIST_EP_FILE[(this.ep & 7) * 2 + 1];
@@ -398,6 +407,7 @@ export class Position {
 
   /** Forgets the undo history (keeps the position); makeMove history before this point is lost. */
   clearHistory(): void {
+    this.checkAtPly[0] = this.checkAtPly[this.ply];
     this.ply = 0;
   }
 
@@ -424,6 +434,7 @@ export class Position {
     this.psqEg = 0;
     this.phase = 0;
     this.ply = 0;
+    this.checkAtPly[0] = -1;
     for (let sq = 0; sq < 64; sq++) {
       const piece = parsed.board[sq];
       if (piece !== 0) {

@@ -17,6 +17,8 @@ const KILLER_1_SCORE = 1 << 27;
 const KILLER_2_SCORE = KILLER_1_SCORE - 1;
 const COUNTER_SCORE = KILLER_1_SCORE - 2;
 const BAD_NOISY_SCORE = -(1 << 28);
+/** Below this, a score is a capture that pick() found to lose material. */
+const BAD_NOISY_LIMIT = -(1 << 27);
 /** History scores stay within ±HISTORY_MAX. */
 export const HISTORY_MAX = 16384;
 
@@ -29,6 +31,16 @@ export function isCapture(pos: Position, move: number): boolean {
 /** Captures and promotions: the moves quiescence search looks at. */
 export function isNoisy(pos: Position, move: number): boolean {
   return moveKind(move) >= 4 || isCapture(pos, move);
+}
+
+/**
+ * What pick() learnt of a move's static exchange, from the score it was picked
+ * with: 1 when it gains at least 0, -1 when it loses material, 0 when pick()
+ * did not look (the hash move, quiet moves, under-promotions).
+ */
+export function pickedExchange(score: number): number {
+  if (score >= GOOD_NOISY_SCORE) return score < TT_MOVE_SCORE ? 1 : 0;
+  return score < BAD_NOISY_LIMIT ? -1 : 0;
 }
 
 export class MoveOrdering {

@@ -17,7 +17,7 @@ import { BISHOP, KNIGHT, MAX_MOVES, MAX_PLY, PAWN, QUEEN, ROOK, moveKind, moveTo
 import { evaluate } from '../eval/evaluate.js';
 import type { SearchControl } from './control.js';
 import type { GoParams, SearchOptions } from './limits.js';
-import { MoveOrdering, isNoisy } from './movepick.js';
+import { MoveOrdering, pickedExchange, isNoisy } from './movepick.js';
 import { helperSkipsDepth, type HelperThreads, type ThreadRole, type ThreadState } from './threads.js';
 import { computeTimeBudget } from './timeman.js';
 import { BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, TranspositionTable } from './tt.js';
@@ -597,6 +597,7 @@ export class Searcher {
 
     for (;;) {
       let move: number;
+      let exchange = 0; // what pick() knows of the move's static exchange (pickedExchange)
       const fromTT = ttMovePending;
       if (ttMovePending) {
         move = ttMove;
@@ -610,7 +611,12 @@ export class Searcher {
         }
         if (next >= end) break;
         // Once quiets are skipped, only captures remain of interest: take them in list order.
-        move = skipQuiets ? moves[next] : this.ordering.pick(pos, moves, scores, next, end);
+        if (skipQuiets) {
+          move = moves[next];
+        } else {
+          move = this.ordering.pick(pos, moves, scores, next, end);
+          exchange = pickedExchange(scores[next]);
+        }
         next++;
         if (move === ttMove && moveCount > 0 && !isRoot) continue; // searched already
       }
@@ -630,7 +636,7 @@ export class Searcher {
           // alpha, unless it gives check (decided once the move is made).
           futile = !inCheck && depth <= 8 && staticEval + 100 + 100 * depth <= alpha;
           if (depth <= 8 && !seeGE(pos, move, -60 * depth)) continue;
-        } else if (depth <= 8 && !seeGE(pos, move, -100 * depth)) {
+        } else if (depth <= 8 && exchange <= 0 && !seeGE(pos, move, -100 * depth)) {
           continue;
         }
       }
@@ -764,6 +770,9 @@ export class Searcher {
     for (let i = start; i < end; i++) {
       const move = this.ordering.pick(pos, moves, scores, i, end);
       if (!inCheck) {
+        const exchange = pickedExchange(scores[i]);
+        // pick() puts the captures that lose material last: from here on all of them do.
+        if (exchange < 0) break;
         const kind = moveKind(move);
         if (kind >= 4 && kind !== 7) continue; // under-promotions
         // Delta pruning: even winning this piece (plus a margin) cannot reach alpha.
@@ -772,7 +781,7 @@ export class Searcher {
           if (standPat + SEE_VALUE[victim] + 200 <= alpha) continue;
         }
         // Captures that lose material by static exchange are not worth resolving.
-        if (!seeGE(pos, move, 0)) continue;
+        if (exchange === 0 && !seeGE(pos, move, 0)) continue;
       }
       pos.makeMove(move);
       const score = -this.qsearch(-beta, -alpha, ply + 1);
