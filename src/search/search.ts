@@ -80,6 +80,14 @@ export class Searcher {
   private shared: ThreadState | null = null;
   /** 0 for the main (or only) searcher, 1.. for helpers. */
   private threadIndex = 0;
+  /**
+   * `go depth N` with helpers (and one pv): the depth at which a helper's
+   * completed iteration ends the search, since it answers the question asked;
+   * 0 otherwise.
+   */
+  private helperTargetDepth = 0;
+  /** The search ended because a helper completed helperTargetDepth. */
+  private stoppedByHelper = false;
   /** `go nodes`: counts the nodes of all searchers; nodeLimit is this searcher's share of what is left. */
   private nodeLimitTotal = 0;
   private seldepth = 0;
@@ -152,6 +160,7 @@ export class Searcher {
     const budget = computeTimeBudget(params, pos.side, options.moveOverhead);
     this.hardMs = budget.hardMs;
     const maxDepth = Math.min(MAX_PLY - 4, params.depth !== undefined && params.depth > 0 ? params.depth : MAX_PLY - 4);
+    this.stoppedByHelper = false;
 
     // Root moves: legal moves, restricted by searchmoves.
     const rootMoves = this.moves;
@@ -181,6 +190,7 @@ export class Searcher {
     this.helpers?.start(this.tt, params, options);
 
     const multiPv = Math.max(1, Math.min(options.multiPv, allowed));
+    this.helperTargetDepth = this.helpers !== null && multiPv === 1 && params.depth !== undefined && params.depth > 0 ? maxDepth : 0;
     const pvScores = new Int32Array(multiPv);
     const pvLines: number[][] = [];
     let bestMove = 0;
@@ -273,9 +283,11 @@ export class Searcher {
     let score = pvLines.length > 0 && pvLines[0][0] === bestMove ? pvScores[0] : bestScore;
     if (this.helpers !== null) {
       this.helpers.finish();
-      // A helper that completed a deeper iteration with a better score has the better move.
+      // A helper that completed a deeper iteration with a better score has the
+      // better move; so has one that completed the depth asked for first.
       this.rootExcludedCount = searchmovesExcluded;
-      const helper = multiPv === 1 ? this.bestHelperResult(completedDepth, bestScore, rootCount) : null;
+      const helper =
+        multiPv === 1 ? this.bestHelperResult(completedDepth, this.stoppedByHelper ? -INFINITE : bestScore, rootCount) : null;
       if (helper !== null) {
         bestMove = helper.pv[0];
         line = lastPv = helper.pv;
@@ -473,6 +485,11 @@ export class Searcher {
         return; // helpers have no limits of their own
       }
       if (this.nodeLimitTotal > 0) this.nodeLimit = Math.max(1, this.nodeLimitTotal - this.shared.helperNodes());
+      if (this.helperTargetDepth > 0 && !this.pondering && this.shared.deepestHelperDepth() >= this.helperTargetDepth) {
+        this.stoppedByHelper = true;
+        this.stopped = true;
+        return;
+      }
     }
     this.checkPonderhit();
     if (this.rootDepth > 1 && this.hardMs > 0 && !this.pondering && performance.now() - this.startTime >= this.hardMs) {

@@ -101,8 +101,18 @@ export class ThreadState {
     for (let i = 0; i < n; i++) this.results[r + R_PV + i] = pv[i];
     this.results[r + R_PV_LENGTH] = n;
     this.results[r + R_SCORE] = score;
-    this.results[r + R_DEPTH] = depth;
+    Atomics.store(this.results, r + R_DEPTH, depth);
     Atomics.add(this.results, r + R_SEQ, 1); // even: complete
+  }
+
+  /** The deepest iteration any helper has completed (0 if none); reads no pv, allocates nothing. */
+  deepestHelperDepth(): number {
+    let deepest = 0;
+    for (let r = RESULT_WORDS; r < this.results.length; r += RESULT_WORDS) {
+      const depth = Atomics.load(this.results, r + R_DEPTH);
+      if (depth > deepest) deepest = depth;
+    }
+    return deepest;
   }
 
   /** The last completed iteration of helper `index`, or null if it has none yet. */

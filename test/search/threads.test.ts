@@ -78,4 +78,21 @@ describe('Lazy SMP searchers', () => {
     expect(run(20, 900, false).best).not.toBe('h2h3'); // no iteration completed
     expect(run(20, 900, true, ['a2a3', 'b2b3']).best).not.toBe('h2h3'); // not among searchmoves
   });
+
+  it('go depth N ends as soon as a helper has completed depth N, and plays its move', () => {
+    const pos = new Position(FEN);
+    const h3 = parseUciMove(pos, 'h2h3');
+    const state = new ThreadState(2);
+    state.publishResult(1, 9, -50, [h3]); // a worse score than the main line's, but the depth asked for
+    const main = new Searcher(4);
+    const lines: string[] = [];
+    const result = main.go(pos, depthParams(9), DEFAULT_SEARCH_OPTIONS, new SearchControl(), (l) => lines.push(l), {
+      kind: 'main',
+      helpers: doneHelpers(state),
+    });
+    expect(result.bestMove).toBe('h2h3');
+    expect(lines[lines.length - 1]).toMatch(/^info depth 9 .* score cp -50 .* pv h2h3$/);
+    // The main searcher stopped at its first look at the helpers (every 1024 nodes).
+    expect(main.nodes).toBeLessThanOrEqual(1024);
+  });
 });
