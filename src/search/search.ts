@@ -611,6 +611,8 @@ export class Searcher {
     let skipQuiets = false;
     const quietBase = ply * 64;
     const lmpLimit = improving ? 3 + depth * depth : ((3 + depth * depth) / 2) | 0;
+    // Move-count and SEE pruning are off in pawn endings, where single moves decide.
+    const mayPruneMoves = !isRoot && this.hasNonPawnMaterial(pos.side);
 
     for (;;) {
       let move: number;
@@ -642,7 +644,7 @@ export class Searcher {
       if (skipQuiets && !noisy) continue;
 
       let futile = false;
-      if (!isRoot && bestScore > -MATE_BOUND && this.hasNonPawnMaterial(pos.side)) {
+      if (mayPruneMoves && bestScore > -MATE_BOUND) {
         if (!noisy) {
           // Late-move pruning: after enough quiet moves, the rest rarely matter.
           if (depth <= 8 && quietCount >= lmpLimit) {
