@@ -1,19 +1,12 @@
 // FEN: suite positions print back as read, and every kind of bad FEN is
 // refused with a reason while the position stays as it was.
 
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FenError, Position, START_FEN } from '../../src/board/position.js';
+import { suiteFens } from '../shared-data.js';
 
-const SUITE = new URL('../../../shared/data/perft/perftsuite.epd', import.meta.url);
-const FRC_SUITE = new URL('../../../shared/data/perft/frcperftsuite.epd', import.meta.url);
-
-function suiteFens(url: URL): string[] {
-  return readFileSync(url, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => line.split(';')[0].trim());
-}
+const SUITE = 'perft/perftsuite.epd';
+const FRC_SUITE = 'perft/frcperftsuite.epd';
 
 describe('round trips', () => {
   it('every perftsuite FEN prints back as read (en passant only where a capture is possible)', () => {

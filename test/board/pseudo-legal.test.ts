@@ -1,13 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { generateMoves, isPseudoLegal } from '../../src/board/movegen.js';
 import { Position } from '../../src/board/position.js';
 import { MAX_MOVES } from '../../src/board/types.js';
+import { suiteFens } from '../shared-data.js';
 
-const suite = readFileSync(new URL('../../../shared/data/perft/perftsuite.epd', import.meta.url), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '')
-  .map((l) => l.split(';')[0].trim());
+const suite = suiteFens('perft/perftsuite.epd');
 
 /** A move passes isPseudoLegal and leaves our king safe exactly when it is in the legal list. */
 function check(pos: Position, list: Int32Array): void {

@@ -6,7 +6,6 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { moveToUci, parseUciMove } from '../../src/board/notation.js';
 import { Position, START_FEN } from '../../src/board/position.js';
@@ -15,10 +14,11 @@ import { type BuildOptions, buildBookFromPgnText } from '../../src/book/builder.
 import { shippedBookPath } from '../../src/book/paths.js';
 import { OpeningBook, pickEntry } from '../../src/book/reader.js';
 import { randomGamesPgn } from './helpers.js';
+import { sharedDataPath } from '../shared-data.js';
 
 const POLYGLOT = '/usr/games/polyglot';
 const GNUCHESS_BOOK = '/usr/share/games/gnuchess/book.bin';
-const EIGHT_MOVES = fileURLToPath(new URL('../../../shared/data/openings/8moves_v3.pgn', import.meta.url));
+const EIGHT_MOVES = sharedDataPath('openings/8moves_v3.pgn');
 const hasPolyglot = existsSync(POLYGLOT);
 
 const dir = mkdtempSync(join(tmpdir(), 'kestrel-polyglot-'));

@@ -9,8 +9,9 @@ import { Position } from '../../src/board/position.js';
 import { buildBookFromPgnFiles } from '../../src/book/builder.js';
 import { shippedBookPath } from '../../src/book/paths.js';
 import { OpeningBook } from '../../src/book/reader.js';
+import { sharedDataPath } from '../shared-data.js';
 
-const EIGHT_MOVES = fileURLToPath(new URL('../../../shared/data/openings/8moves_v3.pgn', import.meta.url));
+const EIGHT_MOVES = sharedDataPath('openings/8moves_v3.pgn');
 const README = fileURLToPath(new URL('../../books/README.md', import.meta.url));
 
 describe('the shipped book', () => {

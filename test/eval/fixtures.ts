@@ -1,12 +1,12 @@
 // Shared test positions for the evaluation tests: the perft suite, the first
 // openings of UHO, Win-at-Chess, and positions reached by random legal walks.
 
-import { readFileSync } from 'node:fs';
 import { generateMoves } from '../../src/board/movegen.js';
 import { Position } from '../../src/board/position.js';
+import { readSharedData } from '../shared-data.js';
 
 function epdFens(relative: string, limit: number): string[] {
-  const text = readFileSync(new URL(`../../../shared/data/${relative}`, import.meta.url), 'utf8');
+  const text = readSharedData(relative);
   const fens: string[] = [];
   for (const line of text.split('\n')) {
     const fields = line.trim().split(/\s+/);
