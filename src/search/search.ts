@@ -249,7 +249,7 @@ export class Searcher {
       if (isHelper) {
         this.shared!.publishResult(this.threadIndex, depth, bestScore, lastPv);
       } else {
-        for (let i = 0; i < multiPv; i++) this.reportLine(depth, i + 1, pvScores[i], pvLines[i], BOUND_EXACT, options);
+        for (let i = 0; i < multiPv; i++) this.reportLine(depth, Math.max(depth, this.seldepth), i + 1, pvScores[i], pvLines[i], options);
       }
       reportedLast = true;
 
@@ -297,15 +297,7 @@ export class Searcher {
         reportedLast = false;
       }
     }
-    if (!reportedLast) {
-      const elapsed = Math.max(1, Math.round(performance.now() - this.startTime));
-      const nodes = this.totalNodes();
-      this.emit(
-        `info depth ${Math.max(1, completedDepth)} seldepth ${Math.max(1, lastSeldepth)} multipv 1 score ${formatScore(score === -INFINITE ? 0 : score)}` +
-          (options.showWdl ? ` wdl ${wdl(score)}` : '') +
-          ` nodes ${nodes} nps ${Math.round((nodes * 1000) / elapsed)} hashfull ${this.tt.hashfull()} time ${elapsed} pv ${this.pvToUci(line)}`,
-      );
-    }
+    if (!reportedLast) this.reportLine(Math.max(1, completedDepth), Math.max(1, lastSeldepth), 1, score, line, options);
     const ponder = this.ponderMoveAfter(lastPv, bestMove);
     return { bestMove: moveToUci(pos, bestMove), ponderMove: ponder };
   }
@@ -412,12 +404,12 @@ export class Searcher {
   // ---------------------------------------------------------------------------
   // Output.
 
-  private reportLine(depth: number, multipv: number, score: number, pv: number[], bound: number, options: SearchOptions): void {
+  /** An `info` line of a finished search or iteration (a score of -INFINITE, no move searched, shows as 0). */
+  private reportLine(depth: number, seldepth: number, multipv: number, score: number, pv: number[], options: SearchOptions): void {
     const elapsed = Math.max(1, Math.round(performance.now() - this.startTime));
     const nodes = this.totalNodes();
-    const boundText = bound === BOUND_LOWER ? ' lowerbound' : bound === BOUND_UPPER ? ' upperbound' : '';
     this.emit(
-      `info depth ${depth} seldepth ${Math.max(depth, this.seldepth)} multipv ${multipv} score ${formatScore(score)}${boundText}` +
+      `info depth ${depth} seldepth ${seldepth} multipv ${multipv} score ${formatScore(score === -INFINITE ? 0 : score)}` +
         (options.showWdl ? ` wdl ${wdl(score)}` : '') +
         ` nodes ${nodes} nps ${Math.round((nodes * 1000) / elapsed)} hashfull ${this.tt.hashfull()} time ${elapsed} pv ${this.pvToUci(pv)}`,
     );
