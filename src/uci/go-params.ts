@@ -8,6 +8,7 @@
 //   - searchmoves: each move is checked by `checkMove`; bad ones are reported and dropped.
 
 import type { GoParams } from '../search/limits.js';
+import { errorText } from './messages.js';
 
 /** Deepest `go depth` handed to the search. */
 export const MAX_DEPTH = 100;
@@ -69,7 +70,7 @@ export function parseGo(tokens: string[], checkMove: (text: string) => string): 
           const move = checkMove(text.toLowerCase());
           if (!params.searchmoves.includes(move)) params.searchmoves.push(move);
         } catch (e) {
-          messages.push(`searchmoves: ${e instanceof Error ? e.message : String(e)}; ignored`);
+          messages.push(`searchmoves: ${errorText(e)}; ignored`);
         }
       }
       if (i > first && params.searchmoves.length === 0) messages.push('searchmoves: no legal move given; searching all moves');

@@ -2,7 +2,7 @@
 // forwards its messages, notices when it dies, and can replace it.
 
 import type { Worker } from 'node:worker_threads';
-import type { FromWorker, SearchWorkerData, ToWorker } from './messages.js';
+import { errorText, type FromWorker, type SearchWorkerData, type ToWorker } from './messages.js';
 import { startSearchWorker } from './search-worker.js';
 
 export interface HostEvents {
@@ -38,7 +38,7 @@ export class WorkerHost {
       if (this.worker === worker) this.events.message(message);
     });
     worker.on('error', (e: unknown) => {
-      lastError = e instanceof Error ? e.message : String(e);
+      lastError = errorText(e);
     });
     worker.on('exit', (code: number) => {
       if (this.worker !== worker) return; // replaced or terminated on purpose

@@ -80,3 +80,8 @@ export function firstPvMove(line: string): string | null {
   if (multipv >= 0 && multipv < pv && tokens[multipv + 1] !== '1') return null;
   return tokens[pv + 1];
 }
+
+/** The message of a thrown value, for an `info string`. */
+export function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

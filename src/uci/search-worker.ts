@@ -29,7 +29,7 @@ import { SearchControl } from '../search/control.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
 import { Searcher } from '../search/search.js';
 import type { HelperThreads } from '../search/threads.js';
-import { firstPvMove, loadPosition, type FromWorker, type PositionSpec, type SearchWorkerData, type ToWorker } from './messages.js';
+import { errorText, firstPvMove, loadPosition, type FromWorker, type PositionSpec, type SearchWorkerData, type ToWorker } from './messages.js';
 import { ThreadPool, runSearchHelper } from './thread-pool.js';
 
 /** True in a thread started by startSearchWorker(). */
@@ -70,10 +70,6 @@ export function runSearchWorker(): void {
   const worker = new SearchWorker((message) => parentPort!.postMessage(message), data.hashMb, data.threads ?? 1);
   worker.listen();
   parentPort.postMessage({ type: 'ack', seq: data.bootSeq } satisfies FromWorker);
-}
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 class SearchWorker {

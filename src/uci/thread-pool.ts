@@ -18,7 +18,7 @@ import type { GoParams, SearchOptions } from '../search/limits.js';
 import { Searcher } from '../search/search.js';
 import { MAX_THREADS, ThreadState, waitUntil, type HelperThreads, type ThreadStateBuffers } from '../search/threads.js';
 import { TranspositionTable } from '../search/tt.js';
-import { loadPosition, type PositionSpec, type SearchWorkerData } from './messages.js';
+import { errorText, loadPosition, type PositionSpec, type SearchWorkerData } from './messages.js';
 
 /** How long new helpers may take to boot: this, plus BOOT_EACH_MS per helper. */
 const BOOT_LIMIT_MS = 10000;
@@ -70,7 +70,7 @@ export class ThreadPool {
     try {
       for (let index = 1; index <= count; index++) this.workers.push(this.startHelper(index));
     } catch (e) {
-      this.note(`error: could not start ${count} helper threads (${e instanceof Error ? e.message : String(e)}); searching with 1 thread`);
+      this.note(`error: could not start ${count} helper threads (${errorText(e)}); searching with 1 thread`);
       this.terminate();
       return;
     }
@@ -88,7 +88,7 @@ export class ThreadPool {
       if (this.workers.includes(worker) && m.type === 'note') this.note(m.text);
     });
     worker.on('error', (e: unknown) => {
-      if (this.workers.includes(worker)) this.note(`error: helper thread ${index} failed: ${e instanceof Error ? e.message : String(e)}`);
+      if (this.workers.includes(worker)) this.note(`error: helper thread ${index} failed: ${errorText(e)}`);
     });
     worker.on('exit', () => {
       if (this.workers.includes(worker)) this.broken = true;
@@ -170,7 +170,7 @@ export function runSearchHelper(data: SearchWorkerData): void {
       loadPosition(pos, m.position);
       searcher.go(pos, m.params, m.options, state.control, noOutput, { kind: 'helper', index, state });
     } catch (e) {
-      port.postMessage({ type: 'note', text: `error: helper thread ${index}: ${e instanceof Error ? e.message : String(e)}` } satisfies FromHelper);
+      port.postMessage({ type: 'note', text: `error: helper thread ${index}: ${errorText(e)}` } satisfies FromHelper);
     }
   });
   const booted = new Int32Array(data.helper.booted);

@@ -31,7 +31,7 @@ import { boardDiagram } from './board-display.js';
 import { emergencyMove } from './fallback.js';
 import { parseGo } from './go-params.js';
 import { WorkerHost } from './host.js';
-import { firstPvMove, type FromWorker, type PositionSpec, type SearchWorkerData } from './messages.js';
+import { errorText, firstPvMove, type FromWorker, type PositionSpec, type SearchWorkerData } from './messages.js';
 import { OptionValues, optionLines } from './options.js';
 import { Output } from './output.js';
 import { isSearchWorker, runSearchWorker } from './search-worker.js';
@@ -83,8 +83,9 @@ interface Job {
   timer: ReturnType<typeof setTimeout> | null;
 }
 
-function errorText(e: unknown): string {
-  return clip(e instanceof Error ? e.message : String(e));
+/** A thrown value's message, cut to a readable length. */
+function clippedError(e: unknown): string {
+  return clip(errorText(e));
 }
 
 /** Input echoed in a message, cut to a readable length. */
@@ -132,7 +133,7 @@ export class UciEngine {
     try {
       this.host.warm();
     } catch (e) {
-      this.out.info(`error: could not start the search worker: ${errorText(e)}`);
+      this.out.info(`error: could not start the search worker: ${clippedError(e)}`);
     }
   }
 
@@ -154,7 +155,7 @@ export class UciEngine {
       if (at > 0) this.out.info(`unknown token${at > 1 ? 's' : ''} ignored: ${clip(tokens.slice(0, at).join(' '))}`);
       this.command(tokens[at].toLowerCase(), tokens.slice(at + 1));
     } catch (e) {
-      this.out.info(`error: ${errorText(e)}`);
+      this.out.info(`error: ${clippedError(e)}`);
     }
   }
 
@@ -222,7 +223,7 @@ export class UciEngine {
     try {
       this.host.post({ ...message, seq });
     } catch (e) {
-      this.out.info(`error: ${errorText(e)}`);
+      this.out.info(`error: ${clippedError(e)}`);
       this.acknowledge(seq);
     }
   }
@@ -304,7 +305,7 @@ export class UciEngine {
     try {
       next.setFen(fen);
     } catch (e) {
-      this.out.info(`position: invalid fen '${clip(fen)}': ${errorText(e)}; position unchanged`);
+      this.out.info(`position: invalid fen '${clip(fen)}': ${clippedError(e)}; position unchanged`);
       return;
     }
     const spec: PositionSpec = { fen: next.fen(), moves: [], chess960: next.chess960 };
@@ -316,7 +317,7 @@ export class UciEngine {
       } catch (e) {
         const rest = args.length - k - 1;
         this.out.info(
-          `position: ${errorText(e)} at move ${k - i}; position kept up to the move before` +
+          `position: ${clippedError(e)} at move ${k - i}; position kept up to the move before` +
             (rest > 0 ? ` (${rest} later move${rest > 1 ? 's' : ''} ignored)` : ''),
         );
         break;
@@ -423,7 +424,7 @@ export class UciEngine {
     try {
       post();
     } catch (e) {
-      this.out.info(`error: could not start the ${job.kind}: ${errorText(e)}`);
+      this.out.info(`error: could not start the ${job.kind}: ${clippedError(e)}`);
       this.finish(job, null, null);
       return null;
     }
@@ -555,7 +556,7 @@ export class UciEngine {
           break;
       }
     } catch (e) {
-      this.out.info(`error: ${errorText(e)}`);
+      this.out.info(`error: ${clippedError(e)}`);
     }
   }
 
@@ -622,8 +623,8 @@ export function runUci(): void {
     out.markBroken();
     process.exit(0);
   });
-  process.on('uncaughtException', (e) => out.info(`error: ${errorText(e)}`));
-  process.on('unhandledRejection', (e) => out.info(`error: ${errorText(e)}`));
+  process.on('uncaughtException', (e) => out.info(`error: ${clippedError(e)}`));
+  process.on('unhandledRejection', (e) => out.info(`error: ${clippedError(e)}`));
 
   const input = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
   input.on('line', (line) => engine.handleLine(line));
