@@ -137,16 +137,14 @@ export class TraceSet {
     if (item.game !== undefined) {
       let known = this.gameOfId.get(item.game);
       if (known === undefined) {
-        known = this.gameKey.length;
-        this.gameKey.push('');
+        known = this.newGame('');
         this.gameOfId.set(item.game, known);
       }
       g = known;
       this.lastExplicit = true;
     } else {
       if (this.currentGame < 0 || this.lastExplicit || item.result !== this.lastResult || ply < 0 || ply <= this.lastPly) {
-        this.currentGame = this.gameKey.length;
-        this.gameKey.push('');
+        this.currentGame = this.newGame('');
       }
       g = this.currentGame;
       this.lastExplicit = false;
@@ -158,12 +156,7 @@ export class TraceSet {
 
   /** Adds the trace left by the last traceEvaluate call, with its result for White and its game (see gameFor; default: a game of its own). */
   addTrace(result: number, game = -1, fen = '', score = NaN): void {
-    if (this.count + 2 > this.start.length) this.growPositions();
-    if (this.entries + NUM_PARAMS > this.index.length) {
-      const n = this.index.length * 2;
-      this.index = grow(this.index, new Uint16Array(n));
-      this.coef = grow(this.coef, new Int16Array(n));
-    }
+    this.reserve(NUM_PARAMS);
     const p = this.count;
     this.start[p] = this.entries;
     for (let i = 0; i < NUM_PARAMS; i++) {
@@ -179,24 +172,35 @@ export class TraceSet {
     this.egFactor[p] = ((MAX_PHASE - phase) / MAX_PHASE) * (scale / SCALE_NORMAL);
     this.result[p] = result;
     this.score[p] = score;
-    if (game < 0) {
-      game = this.gameKey.length;
-      this.gameKey.push('');
-    }
+    if (game < 0) game = this.newGame('');
     if (this.gameKey[game] === '') this.gameKey[game] = fen === '' ? `#${game}` : fen;
     this.game[p] = game;
     this.count = p + 1;
     this.start[this.count] = this.entries;
   }
 
-  private growPositions(): void {
-    const n = this.start.length * 2;
-    this.start = grow(this.start, new Uint32Array(n));
-    this.mgFactor = grow(this.mgFactor, new Float32Array(n));
-    this.egFactor = grow(this.egFactor, new Float32Array(n));
-    this.result = grow(this.result, new Float32Array(n));
-    this.game = grow(this.game, new Int32Array(n));
-    this.score = grow(this.score, new Float32Array(n));
+  /** A new game with this key ('' until its first position sets it); returns its number. */
+  private newGame(key: string): number {
+    this.gameKey.push(key);
+    return this.gameKey.length - 1;
+  }
+
+  /** Room for one more position with up to `coefficients` non-zero coefficients. */
+  private reserve(coefficients: number): void {
+    if (this.count + 2 > this.start.length) {
+      const n = this.start.length * 2;
+      this.start = grow(this.start, new Uint32Array(n));
+      this.mgFactor = grow(this.mgFactor, new Float32Array(n));
+      this.egFactor = grow(this.egFactor, new Float32Array(n));
+      this.result = grow(this.result, new Float32Array(n));
+      this.game = grow(this.game, new Int32Array(n));
+      this.score = grow(this.score, new Float32Array(n));
+    }
+    while (this.entries + coefficients > this.index.length) {
+      const n = this.index.length * 2;
+      this.index = grow(this.index, new Uint16Array(n));
+      this.coef = grow(this.coef, new Int16Array(n));
+    }
   }
 
   /** A new set holding the positions p with keep(p) (games renumbered densely, keys kept). */
@@ -207,8 +211,7 @@ export class TraceSet {
       if (!keep(p)) continue;
       let g = gameMap.get(this.game[p]);
       if (g === undefined) {
-        g = out.gameKey.length;
-        out.gameKey.push(this.gameKey[this.game[p]]);
+        g = out.newGame(this.gameKey[this.game[p]]);
         gameMap.set(this.game[p], g);
       }
       out.copyPosition(this, p, g);
@@ -218,12 +221,7 @@ export class TraceSet {
 
   private copyPosition(from: TraceSet, p: number, game: number): void {
     const n = from.start[p + 1] - from.start[p];
-    if (this.count + 2 > this.start.length) this.growPositions();
-    while (this.entries + n > this.index.length) {
-      const size = this.index.length * 2;
-      this.index = grow(this.index, new Uint16Array(size));
-      this.coef = grow(this.coef, new Int16Array(size));
-    }
+    this.reserve(n);
     const q = this.count;
     this.start[q] = this.entries;
     this.index.set(from.index.subarray(from.start[p], from.start[p + 1]), this.entries);
