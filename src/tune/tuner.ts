@@ -367,6 +367,37 @@ function hessianTimes(set: TraceSet, slope2: Float64Array, k: number, vMg: Float
   }
 }
 
+/**
+ * Adds the penalties' Hessian times (xMg, xEg) to (outMg, outEg): the L2 pull
+ * (l2 per parameter) and the pull between neighbouring piece-square entries
+ * (smooth per edge). Both penalties are quadratic in the change from the
+ * starting weights, so with x = that change this is their gradient.
+ */
+function addPenaltyHessianTimes(
+  l2: number,
+  smooth: number,
+  edges: readonly [number, number][],
+  xMg: Float64Array,
+  xEg: Float64Array,
+  outMg: Float64Array,
+  outEg: Float64Array,
+): void {
+  if (l2 > 0) {
+    for (let i = 0; i < xMg.length; i++) {
+      outMg[i] += l2 * xMg[i];
+      outEg[i] += l2 * xEg[i];
+    }
+  }
+  for (const [a, b] of edges) {
+    const dm = smooth * (xMg[a] - xMg[b]);
+    const de = smooth * (xEg[a] - xEg[b]);
+    outMg[a] += dm;
+    outMg[b] -= dm;
+    outEg[a] += de;
+    outEg[b] -= de;
+  }
+}
+
 /** Optimises copies of mg/eg on set; full batch, deterministic. */
 export function tune(set: TraceSet, startMg: ArrayLike<number>, startEg: ArrayLike<number>, options: TuneOptions): TuneResult {
   const n = NUM_PARAMS;
@@ -392,8 +423,9 @@ export function tune(set: TraceSet, startMg: ArrayLike<number>, startEg: ArrayLi
   if (blend > 0) {
     const scored = set.subset((p) => !Number.isNaN(set.score[p]));
     if (scored.count > 0) {
-      scoreK = fitScale(scored, Float64Array.from(scored.score.subarray(0, scored.count)));
-      scoreError = errorOf(scored, Float64Array.from(scored.score.subarray(0, scored.count)), scoreK);
+      const scores = Float64Array.from(scored.score.subarray(0, scored.count));
+      scoreK = fitScale(scored, scores);
+      scoreError = errorOf(scored, scores, scoreK);
       target = Float32Array.from(set.result);
       for (let p = 0; p < set.count; p++) {
         if (!Number.isNaN(set.score[p])) target[p] = (1 - blend) * set.result[p] + blend * sigmoid(scoreK * set.score[p]);
@@ -488,6 +520,9 @@ export function tune(set: TraceSet, startMg: ArrayLike<number>, startEg: ArrayLi
 
   const m1 = new Float64Array(2 * n);
   const m2 = new Float64Array(2 * n);
+  // The change from the starting weights (for the penalty gradient).
+  const dMg = new Float64Array(n);
+  const dEg = new Float64Array(n);
   const beta1 = 0.9;
   const beta2 = 0.999;
   const freeCount = free.reduce((a, b) => a + b, 0);
@@ -555,21 +590,12 @@ export function tune(set: TraceSet, startMg: ArrayLike<number>, startEg: ArrayLi
       if (epoch < options.epochs) log(`stopped: no lower validation error for ${patience} epochs`);
       break;
     }
-    // Penalty gradients, then ties folded into their canonical parameter.
-    if (l2 > 0) {
-      for (let i = 0; i < n; i++) {
-        gMg[i] += l2 * (mg[i] - w0Mg[i]);
-        gEg[i] += l2 * (eg[i] - w0Eg[i]);
-      }
+    // Penalty gradients (the penalty is quadratic in the change: its Hessian times the change), then ties folded into their canonical parameter.
+    for (let i = 0; i < n; i++) {
+      dMg[i] = mg[i] - w0Mg[i];
+      dEg[i] = eg[i] - w0Eg[i];
     }
-    for (const [a, b] of edges) {
-      const dm = smooth * (mg[a] - w0Mg[a] - (mg[b] - w0Mg[b]));
-      const de = smooth * (eg[a] - w0Eg[a] - (eg[b] - w0Eg[b]));
-      gMg[a] += dm;
-      gMg[b] -= dm;
-      gEg[a] += de;
-      gEg[b] -= de;
-    }
+    addPenaltyHessianTimes(l2, smooth, edges, dMg, dEg, gMg, gEg);
     for (let i = 0; i < n; i++) {
       if (tie[i] !== i) {
         gMg[tie[i]] += gMg[i];
@@ -646,6 +672,7 @@ function largestEigenvalue(
   const vEg = new Float64Array(n);
   const hMg = new Float64Array(n);
   const hEg = new Float64Array(n);
+  const w = new Float64Array(2 * n);
   let lambda = 0;
   for (let iter = 0; iter < 30; iter++) {
     let norm = 0;
@@ -659,19 +686,8 @@ function largestEigenvalue(
       vEg[i] = u[n + tie[i]];
     }
     hessianTimes(set, slope2, k, vMg, vEg, hMg, hEg);
-    for (let i = 0; i < n; i++) {
-      hMg[i] += l2 * vMg[i];
-      hEg[i] += l2 * vEg[i];
-    }
-    for (const [a, b] of edges) {
-      const dm = smooth * (vMg[a] - vMg[b]);
-      const de = smooth * (vEg[a] - vEg[b]);
-      hMg[a] += dm;
-      hMg[b] -= dm;
-      hEg[a] += de;
-      hEg[b] -= de;
-    }
-    const w = new Float64Array(2 * n);
+    addPenaltyHessianTimes(l2, smooth, edges, vMg, vEg, hMg, hEg);
+    w.fill(0);
     for (let i = 0; i < n; i++) {
       w[tie[i]] += hMg[i];
       w[n + tie[i]] += hEg[i];
