@@ -3,11 +3,11 @@
 //   kestrel datagen --pgn <file> [--pgn <file> ...] [--out <file>] [--skip-moves n] [--sample p] [--seed n] [--keep-duplicates]
 // Also runnable without the CLI: npx tsx src/tune/run.ts tune --data ...
 //
-// How the data and the weights are made (run from /work/tools/matches; the
-// bundle is dist/kestrel.js after `npm run build`):
+// How the data and the weights are made (the bundle is dist/kestrel.js after
+// `npm run build`; the README's "Tuning the evaluation" has the same steps):
 //
 // 1. Self-play games at 6000 nodes a move (fastchess), one command line:
-//      /work/tools/fastchess -engine cmd=node args=<kestrel bundle> name=K1 -engine cmd=node args=<kestrel bundle> name=K2
+//      fastchess -engine cmd=node args=<kestrel bundle> name=K1 -engine cmd=node args=<kestrel bundle> name=K2
 //        -each tc=60+0.6 nodes=6000 option.Hash=16
 //        -openings file=../shared/data/openings/noob_3moves.epd format=epd order=random
 //        -games 2 -rounds 600 -repeat -concurrency 2 -autosaveinterval 0 -recover
@@ -19,13 +19,13 @@
 //    per hour, play `-games 1` (no -repeat) with twice the rounds.
 // 2. Labelled positions (numbered by game, with the engines' search scores
 //    from the PGN comments); copy a PGN that a match still appends to first:
-//      node dist/kestrel.js datagen --pgn selfplay1.pgn --pgn selfplay2.pgn --out /work/scratch/data-sp12.txt
+//      node dist/kestrel.js datagen --pgn selfplay1.pgn --pgn selfplay2.pgn --out data-sp12.txt
 // 3. Weights, with 20% of the games held out for validation and the defaults
 //    below (newton, l2 20000, blend 0.5, early stopping with tolerance 1):
-//      node dist/kestrel.js tune --data /work/scratch/data-sp12.txt --out /work/scratch/weights-candidate.ts
+//      node dist/kestrel.js tune --data data-sp12.txt --out weights-candidate.ts
 //    How much the settings gain on held-out games, measured on all the games
 //    (5-fold cross-validation by game; writes no weights):
-//      node dist/kestrel.js tune --data /work/scratch/data-sp12.txt --folds 5
+//      node dist/kestrel.js tune --data data-sp12.txt --folds 5
 //    Without a build: npx tsx src/tune/run.ts tune ... (same options).
 //    The output has the format of src/eval/weights.ts; it replaces that file
 //    only after a match confirms it.
@@ -126,9 +126,14 @@ const PLAUSIBLE: readonly [string, number, number][] = [
   ['Q', 700, 1500],
 ];
 
+/** Data file name(s) for messages. */
+function fileList(files: string | readonly string[]): string {
+  return typeof files === 'string' ? files : files.join(', ');
+}
+
 function describeStats(files: string | readonly string[], stats: LoadStats, set: TraceSet, seconds: number): string {
   return (
-    `loaded ${stats.used} positions of ${set.games} games from ${typeof files === 'string' ? files : files.join(', ')} in ${seconds.toFixed(1)}s ` +
+    `loaded ${stats.used} positions of ${set.games} games from ${fileList(files)} in ${seconds.toFixed(1)}s ` +
     `(skipped: ${stats.inCheck} in check, ${stats.notQuiet} not quiet, ${stats.drawnByMaterial} dead drawn, ${stats.badLines} unreadable)`
   );
 }
@@ -163,10 +168,17 @@ function tuneOptions(cmd: TuneCommand): TuneOptions {
   };
 }
 
+/** Validation errors per game of the starting and the tuned weights. */
+function validationErrors(valid: TraceSet, result: TuneResult): { before: Float64Array; after: Float64Array } {
+  return {
+    before: errorByGame(valid, Float64Array.from(MG), Float64Array.from(EG), result.k),
+    after: errorByGame(valid, result.mg, result.eg, result.k),
+  };
+}
+
 /** Validation gain (start minus tuned, per position) and its standard error by game. */
 function validationGain(valid: TraceSet, result: TuneResult): { diff: number; se: number } {
-  const before = errorByGame(valid, Float64Array.from(MG), Float64Array.from(EG), result.k);
-  const after = errorByGame(valid, result.mg, result.eg, result.k);
+  const { before, after } = validationErrors(valid, result);
   return pairedDifference(before, after, valid.count);
 }
 
@@ -198,14 +210,15 @@ export async function runCrossValidation(cmd: TuneCommand, folds: number): Promi
     const train = set.subset((p) => fold[p] !== f);
     const valid = set.subset((p) => fold[p] === f);
     const result = tune(train, MG, EG, { ...options, valid });
-    const { diff, se } = validationGain(valid, result);
+    const errors = validationErrors(valid, result);
+    const { diff, se } = pairedDifference(errors.before, errors.after, valid.count);
     out.folds.push({ validBefore: result.validBefore, validAfter: result.validAfter, gain: diff, se, epoch: result.bestEpoch });
     log(
       `fold ${f + 1}/${folds}: ${train.games} games for training, ${valid.games} held out: valid ${result.validBefore.toFixed(6)} -> ` +
         `${result.validAfter.toFixed(6)} (gain ${diff.toExponential(2)} +- ${se.toExponential(2)}, epoch ${result.bestEpoch})`,
     );
-    before.push(...errorByGame(valid, Float64Array.from(MG), Float64Array.from(EG), result.k));
-    after.push(...errorByGame(valid, result.mg, result.eg, result.k));
+    before.push(...errors.before);
+    after.push(...errors.after);
     positions += valid.count;
   }
   ({ diff: out.gain, se: out.se } = pairedDifference(before, after, positions));
@@ -244,7 +257,8 @@ export async function runTune(cmd: TuneCommand): Promise<TuneResult> {
     }
   }
 
-  const result = tune(train, MG, EG, { ...tuneOptions(cmd), valid, log });
+  const options = tuneOptions(cmd);
+  const result = tune(train, MG, EG, { ...options, valid, log });
   const hasValid = valid !== undefined && !Number.isNaN(result.validAfter);
   const gain = hasValid ? validationGain(valid!, result) : { diff: NaN, se: NaN };
   const gainText = `lower by ${gain.diff.toExponential(2)} +- ${gain.se.toExponential(2)} (standard error by game)`;
@@ -275,10 +289,7 @@ export async function runTune(cmd: TuneCommand): Promise<TuneResult> {
     }`,
   );
 
-  const optimizer = cmd.optimizer ?? DEFAULTS.optimizer;
-  const l2 = cmd.l2 ?? DEFAULTS.l2;
-  const smooth = cmd.smooth ?? DEFAULTS.smooth;
-  const blend = cmd.blend ?? DEFAULTS.blend;
+  const { optimizer = DEFAULTS.optimizer, l2 = DEFAULTS.l2, smooth = DEFAULTS.smooth, blend = DEFAULTS.blend } = options;
   const settings = [
     `${optimizer} lr ${cmd.learningRate ?? DEFAULT_LR[optimizer]}`,
     `l2 ${l2}`,
@@ -289,7 +300,7 @@ export async function runTune(cmd: TuneCommand): Promise<TuneResult> {
     cmd.freeze?.length ? `frozen ${cmd.freeze.join(',')}` : '',
   ].filter((s) => s !== '');
   const source = weightsSource(result.mg, result.eg, [
-    `Tuned by \`kestrel tune\` on ${train.count} positions (${train.games} games) of ${typeof cmd.data === 'string' ? cmd.data : cmd.data.join(', ')}; ${split};`,
+    `Tuned by \`kestrel tune\` on ${train.count} positions (${train.games} games) of ${fileList(cmd.data)}; ${split};`,
     `${settings.join(', ')}; epoch ${result.bestEpoch} of ${result.epochs}, K ${result.k.toFixed(6)} (fixed).`,
     `Mean squared error: training ${result.errorBefore.toFixed(6)} -> ${result.errorAfter.toFixed(6)}` +
       (hasValid ? `, validation ${result.validBefore.toFixed(6)} -> ${result.validAfter.toFixed(6)}` : '.'),
