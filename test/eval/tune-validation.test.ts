@@ -7,16 +7,16 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MATERIAL, NUM_PARAMS, PST_KNIGHT, PST_PAWN, PST_ROOK, TERMS } from '../../src/eval/layout.js';
+import { NUM_PARAMS, PST_KNIGHT, PST_PAWN, PST_ROOK, TERMS } from '../../src/eval/layout.js';
 import { EG, MG } from '../../src/eval/params.js';
 import { TraceSet, addPositions, emptyStats, gameFolds, loadDataset, parseLabelledLine, splitByGame } from '../../src/tune/dataset.js';
 import { commentScore, formatLabelled, pgnToData } from '../../src/tune/datagen.js';
 import { runCrossValidation, runTune } from '../../src/tune/main.js';
 import { parsePgn } from '../../src/tune/pgn.js';
-import { evaluateAll, fitK, meanSquaredError, mirrorTies, pairedDifference, paramsOfGroups, tune } from '../../src/tune/tuner.js';
+import { fitK, meanSquaredError, mirrorTies, pairedDifference, paramsOfGroups, tune } from '../../src/tune/tuner.js';
 import { WALK_FENS } from './fixtures.js';
+import { KNIGHT, labelByKnightBonus } from './tune-fixtures.js';
 
-const KNIGHT = MATERIAL + 1;
 const K = 0.006;
 
 /** Every parameter outside the named groups. */
@@ -31,17 +31,9 @@ function truthSet(count: number, bonus: number, perGame = 10, offset = 0): Trace
   // Walk positions from 3000 on: later in the walks, where material is unbalanced more often.
   const items = WALK_FENS.slice(3000 + offset, 3000 + offset + count).map((fen, i) => ({ fen, result: 0.5, game: Math.floor(i / perGame) }));
   addPositions(set, items, emptyStats());
-  const mg = Float64Array.from(MG);
-  const eg = Float64Array.from(EG);
-  mg[KNIGHT] += bonus;
-  eg[KNIGHT] += bonus;
-  const evals = new Float64Array(set.count);
-  evaluateAll(set, mg, eg, evals);
-  for (let p = 0; p < set.count; p++) {
-    set.result[p] = 1 / (1 + Math.exp(-K * evals[p]));
-    // The search score of a perfect engine: the true evaluation.
-    set.score[p] = evals[p];
-  }
+  const evals = labelByKnightBonus(set, bonus, K);
+  // The search score of a perfect engine: the true evaluation.
+  for (let p = 0; p < set.count; p++) set.score[p] = evals[p];
   return set;
 }
 

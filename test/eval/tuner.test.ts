@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Position } from '../../src/board/position.js';
 import { traceEvaluate } from '../../src/eval/evaluate.js';
-import { MATERIAL, NUM_PARAMS } from '../../src/eval/layout.js';
+import { NUM_PARAMS } from '../../src/eval/layout.js';
 import { EG, MG } from '../../src/eval/params.js';
 import { TraceSet, addPositions, emptyStats, loadDataset, parseLabelledLine } from '../../src/tune/dataset.js';
 import { weightsSource } from '../../src/tune/emit.js';
@@ -12,9 +12,8 @@ import { runTune } from '../../src/tune/main.js';
 import { isQuiet } from '../../src/tune/quiet.js';
 import { evaluateAll, fitK, meanSquaredError, tune } from '../../src/tune/tuner.js';
 import { WALK_FENS } from './fixtures.js';
+import { KNIGHT, labelByKnightBonus } from './tune-fixtures.js';
 
-const KNIGHT_MG = MATERIAL + 1;
-const KNIGHT_EG = MATERIAL + 1;
 
 describe('labelled data', () => {
   it('parses the supported line formats', () => {
@@ -48,14 +47,8 @@ function syntheticSet(knightBonus: number): { set: TraceSet; k: number } {
   const set = new TraceSet();
   const items = WALK_FENS.slice(0, 1500).map((fen) => ({ fen, result: 0.5 }));
   addPositions(set, items, emptyStats());
-  const trueMg = Float64Array.from(MG);
-  const trueEg = Float64Array.from(EG);
-  trueMg[KNIGHT_MG] += knightBonus;
-  trueEg[KNIGHT_EG] += knightBonus;
-  const evals = new Float64Array(set.count);
-  evaluateAll(set, trueMg, trueEg, evals);
   const k = 0.006;
-  for (let p = 0; p < set.count; p++) set.result[p] = 1 / (1 + Math.exp(-k * evals[p]));
+  labelByKnightBonus(set, knightBonus, k);
   return { set, k };
 }
 
@@ -94,7 +87,7 @@ describe('texel tuner', () => {
     expect(result.errorAfter).toBeLessThan(result.errorBefore * 0.5);
     expect(result.errorAfter).toBeCloseTo(meanSquaredError(set, result.mg, result.eg, k), 10);
     // The knight got more valuable (the truth is +150).
-    expect(result.mg[KNIGHT_MG] + result.eg[KNIGHT_EG] - MG[KNIGHT_MG] - EG[KNIGHT_EG]).toBeGreaterThan(100);
+    expect(result.mg[KNIGHT] + result.eg[KNIGHT] - MG[KNIGHT] - EG[KNIGHT]).toBeGreaterThan(100);
   });
 
   it('runs end to end from a data file to a weights module', async () => {
