@@ -5,10 +5,9 @@
 
 import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { generateMoves } from '../../src/board/movegen.js';
 import { moveToUci, parseUciMove } from '../../src/board/notation.js';
-import { Position } from '../../src/board/position.js';
-import { MAX_MOVES } from '../../src/board/types.js';
+import { Position, START_FEN } from '../../src/board/position.js';
+import { legalMoves } from '../board/helpers.js';
 import { useEngines } from './engine-process.js';
 
 const BESTMOVE = /^bestmove /;
@@ -17,19 +16,17 @@ const MIDDLEGAME = 'r1bq1rk1/ppp2ppp/5n2/2bp4/2NPP3/2P5/PP3PPP/RNBQK2R w KQ - 0 
 const engine = useEngines();
 
 /** The legal moves (UCI) of a FEN followed by moves. */
-function legalMoves(fen: string, moves: string[] = []): string[] {
+function legalUci(fen: string, moves: string[] = []): string[] {
   const pos = new Position(fen);
   for (const m of moves) pos.makeMove(parseUciMove(pos, m));
-  const list = new Int32Array(MAX_MOVES);
-  const n = generateMoves(pos, list, 0, false);
-  return Array.from(list.subarray(0, n), (m) => moveToUci(pos, m));
+  return legalMoves(pos).map((m) => moveToUci(pos, m));
 }
 
 /** Checks `bestmove X [ponder Y]`: X legal in the position, Y legal after X. */
 function expectLegalBestmove(line: string, fen: string): void {
   const t = line.split(' ');
-  expect(legalMoves(fen)).toContain(t[1]);
-  if (t[2] === 'ponder') expect(legalMoves(fen, [t[1]])).toContain(t[3]);
+  expect(legalUci(fen)).toContain(t[1]);
+  if (t[2] === 'ponder') expect(legalUci(fen, [t[1]])).toContain(t[3]);
 }
 
 describe('Threads', () => {
@@ -43,13 +40,13 @@ describe('Threads', () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(e.lines.some((l) => BESTMOVE.test(l))).toBe(false);
     e.send('stop');
-    expectLegalBestmove(await e.waitFor(BESTMOVE, 2000), 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1');
+    expectLegalBestmove(await e.waitFor(BESTMOVE, 2000), START_FEN);
     e.send('setoption name Threads value 1');
     expect(await e.sync(15000)).toEqual([]);
     e.send('go depth 8');
     const lines = await e.collectUntil(BESTMOVE, 15000);
     expect(lines.some((l) => /^info depth 8 .* pv /.test(l))).toBe(true);
-    expectLegalBestmove(lines[lines.length - 1], 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1');
+    expectLegalBestmove(lines[lines.length - 1], START_FEN);
     e.send('quit');
     expect(await e.waitExit(5000)).toBe(0);
   }, 40000);
@@ -74,7 +71,7 @@ describe('Threads', () => {
     const best = await e.waitFor(BESTMOVE, 5000);
     expect(performance.now() - t0).toBeLessThan(3000);
     const t = best.split(' ');
-    expect(legalMoves('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', ['e2e4', 'e7e5', 'g1f3'])).toContain(t[1]);
+    expect(legalUci(START_FEN, ['e2e4', 'e7e5', 'g1f3'])).toContain(t[1]);
 
     // The info lines count the nodes of both threads: more than the main thread alone would search.
     e.send('ucinewgame');
@@ -104,7 +101,7 @@ describe('Threads', () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(e.lines.slice(e.cursor).some((l) => BESTMOVE.test(l))).toBe(false);
     e.send('ponderhit');
-    expectLegalBestmove(await e.waitFor(BESTMOVE, 3000), 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1');
+    expectLegalBestmove(await e.waitFor(BESTMOVE, 3000), START_FEN);
     // A Hash change re-creates the table and the helpers; searching goes on.
     e.send('setoption name Hash value 32');
     await e.sync(20000);
