@@ -336,6 +336,14 @@ export const TUNE_USAGE = `usage: tune --data <file> [--data <file> ...] [--out 
   --report n            progress every n epochs
   --no-quiet-filter     keep positions where a capture wins material`;
 
+/** A numeric command-line value (undefined when absent); anything but a finite number is an error naming the option. */
+function numberArg(name: string, s: string | undefined, check?: (v: number) => boolean, expected = 'a number'): number | undefined {
+  if (s === undefined) return undefined;
+  const v = Number(s);
+  if (s.trim() === '' || !Number.isFinite(v) || (check !== undefined && !check(v))) throw new Error(`--${name} needs ${expected}, got '${s}'`);
+  return v;
+}
+
 /** `tune` with command-line arguments (without the command name). */
 export async function tuneMain(args: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -369,12 +377,6 @@ export async function tuneMain(args: string[]): Promise<number> {
     process.stderr.write(TUNE_USAGE + '\n');
     return 2;
   }
-  const num = (name: string, s: string | undefined): number | undefined => {
-    if (s === undefined) return undefined;
-    const v = Number(s);
-    if (s.trim() === '' || !Number.isFinite(v)) throw new Error(`--${name} needs a number, got '${s}'`);
-    return v;
-  };
   const optimizer = values.optimizer;
   if (optimizer !== undefined && !(OPTIMIZERS as readonly string[]).includes(optimizer)) {
     throw new Error(`--optimizer must be one of ${OPTIMIZERS.join(', ')}, got '${optimizer}'`);
@@ -384,26 +386,26 @@ export async function tuneMain(args: string[]): Promise<number> {
     data: values.data,
     out: values.out,
     valid: values.valid,
-    validFraction: num('valid-fraction', values['valid-fraction']),
-    splitSeed: num('split-seed', values['split-seed']),
-    epochs: num('epochs', values.epochs),
-    patience: num('patience', values.patience),
-    tolerance: num('tolerance', values.tolerance),
+    validFraction: numberArg('valid-fraction', values['valid-fraction']),
+    splitSeed: numberArg('split-seed', values['split-seed']),
+    epochs: numberArg('epochs', values.epochs),
+    patience: numberArg('patience', values.patience),
+    tolerance: numberArg('tolerance', values.tolerance),
     optimizer: optimizer as Optimizer | undefined,
-    learningRate: num('lr', values.lr),
-    momentum: num('momentum', values.momentum),
-    l2: num('l2', values.l2),
-    smooth: num('smooth', values.smooth),
+    learningRate: numberArg('lr', values.lr),
+    momentum: numberArg('momentum', values.momentum),
+    l2: numberArg('l2', values.l2),
+    smooth: numberArg('smooth', values.smooth),
     mirror: values.mirror ?? false,
-    blend: num('blend', values.blend),
+    blend: numberArg('blend', values.blend),
     only: list(values.only),
     freeze: list(values.freeze),
-    k: num('k', values.k),
-    limit: num('limit', values.limit),
-    reportEvery: num('report', values.report),
+    k: numberArg('k', values.k),
+    limit: numberArg('limit', values.limit),
+    reportEvery: numberArg('report', values.report),
     quietFilter: !values['no-quiet-filter'],
   };
-  const folds = num('folds', values.folds);
+  const folds = numberArg('folds', values.folds);
   if (folds !== undefined) {
     if (!Number.isInteger(folds) || folds < 2) throw new Error(`--folds needs an integer of at least 2, got '${values.folds}'`);
     await runCrossValidation(cmd, folds);
@@ -431,9 +433,9 @@ export async function datagenMain(args: string[]): Promise<number> {
     return 2;
   }
   const stats = await pgnToData(values.pgn, values.out ?? '-', {
-    skipMoves: values['skip-moves'] === undefined ? undefined : Number(values['skip-moves']),
-    sample: values.sample === undefined ? undefined : Number(values.sample),
-    seed: values.seed === undefined ? undefined : Number(values.seed),
+    skipMoves: numberArg('skip-moves', values['skip-moves'], (v) => Number.isInteger(v) && v >= 0, 'a whole number of at least 0'),
+    sample: numberArg('sample', values.sample, (v) => v > 0 && v <= 1, 'a probability above 0 and at most 1'),
+    seed: numberArg('seed', values.seed, Number.isInteger, 'a whole number'),
     keepDuplicates: values['keep-duplicates'] ?? false,
   });
   process.stderr.write(

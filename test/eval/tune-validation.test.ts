@@ -11,7 +11,7 @@ import { NUM_PARAMS, PST_KNIGHT, PST_PAWN, PST_ROOK, TERMS } from '../../src/eva
 import { EG, MG } from '../../src/eval/params.js';
 import { TraceSet, addPositions, emptyStats, gameFolds, loadDataset, parseLabelledLine, splitByGame } from '../../src/tune/dataset.js';
 import { commentScore, formatLabelled, pgnToData } from '../../src/tune/datagen.js';
-import { runCrossValidation, runTune } from '../../src/tune/main.js';
+import { datagenMain, runCrossValidation, runTune } from '../../src/tune/main.js';
 import { parsePgn } from '../../src/tune/pgn.js';
 import { fitK, meanSquaredError, mirrorTies, pairedDifference, paramsOfGroups, tune } from '../../src/tune/tuner.js';
 import { WALK_FENS } from './fixtures.js';
@@ -93,6 +93,14 @@ describe('data with game numbers and scores', () => {
     const kept = await pgnToData([pgn], join(dir, 'all.txt'), { keepDuplicates: true });
     expect(kept.games).toBe(3);
     expect(kept.duplicateGames).toBe(0);
+  });
+
+  it('refuses numeric options that are not numbers or out of range, naming them', async () => {
+    const pgn = join(mkdtempSync(join(tmpdir(), 'kestrel-datagen-')), 'none.pgn');
+    await expect(datagenMain(['--pgn', pgn, '--sample', 'half'])).rejects.toThrow("--sample needs a probability above 0 and at most 1, got 'half'");
+    await expect(datagenMain(['--pgn', pgn, '--sample', '1.5'])).rejects.toThrow('--sample needs');
+    await expect(datagenMain(['--pgn', pgn, '--skip-moves=-2'])).rejects.toThrow("--skip-moves needs a whole number of at least 0, got '-2'");
+    await expect(datagenMain(['--pgn', pgn, '--seed', ''])).rejects.toThrow('--seed needs a whole number');
   });
 });
 
