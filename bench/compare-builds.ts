@@ -2,7 +2,12 @@
 // `bench` is run alternately several times and the medians of nodes/second
 // are compared. Use it for every search or evaluation speed claim.
 //
-//   npx tsx bench/compare-builds.ts <base.js> <new.js> [--runs 5] [--depth 10]
+//   npx tsx bench/compare-builds.ts <base.js> <new.js> [--runs 5] [--depth 10] [--passes 1]
+//
+// --passes n (n > 1) runs `bench --runs n` in each process, so each figure is
+// the median pass of a process: the speed once the JIT has compiled the
+// search, rather than the first pass's mix of cold and compiled code. Both
+// builds must know `bench --runs`.
 //
 // A build is a bundle made by `npm run build` (copy dist/kestrel.js aside first).
 
@@ -20,9 +25,10 @@ if (builds.length !== 2) {
 }
 const runs = option('--runs', 5);
 const depth = option('--depth', 10);
+const passes = option('--passes', 1);
 
 function bench(build: string): { nodes: number; nps: number } {
-  const out = execFileSync('node', [build, 'bench', String(depth)], { encoding: 'utf8' });
+  const out = execFileSync('node', [build, 'bench', String(depth), ...(passes > 1 ? ['--runs', String(passes)] : [])], { encoding: 'utf8' });
   const nodes = Number(/Nodes searched: (\d+)/.exec(out)?.[1]);
   const nps = Number(/Nodes\/second: (\d+)/.exec(out)?.[1]);
   return { nodes, nps };
@@ -43,6 +49,6 @@ for (let r = 0; r < runs; r++) {
   }
 }
 for (let b = 0; b < 2; b++) {
-  console.log(`${b === 0 ? 'base' : 'new '} ${builds[b]}: bench ${depth} nodes ${nodes[b]}, median ${Math.round(median(nps[b]))} nps over ${runs} runs (${nps[b].join(', ')})`);
+  console.log(`${b === 0 ? 'base' : 'new '} ${builds[b]}: bench ${depth} nodes ${nodes[b]}, median ${Math.round(median(nps[b]))} nps over ${runs} runs${passes > 1 ? ` of ${passes} passes` : ''} (${nps[b].join(', ')})`);
 }
 console.log(`new/base nodes/second: ${(median(nps[1]) / median(nps[0])).toFixed(3)}; new/base nodes: ${(nodes[1] / nodes[0]).toFixed(3)}`);

@@ -74,23 +74,39 @@ export interface BenchResult {
   ms: number;
 }
 
-/** Searches every bench position to `depth`, printing one line each and the totals. */
-export function runBench(depth: number = DEFAULT_BENCH_DEPTH, emit: (line: string) => void = (l) => console.log(l)): BenchResult {
+/**
+ * Searches every bench position to `depth`, printing one line each and the
+ * totals. With runs > 1 the whole set is searched that many times in this
+ * process (positions printed once, then a line per pass) and Nodes/second is
+ * the median pass: the first pass runs partly before the JIT has compiled the
+ * search, later ones show the speed a game settles at.
+ */
+export function runBench(depth: number = DEFAULT_BENCH_DEPTH, emit: (line: string) => void = (l) => console.log(l), runs = 1): BenchResult {
   const searcher = new Searcher(16);
   const control = new SearchControl();
   const params: GoParams = { depth, infinite: false, ponder: false, searchmoves: [] };
-  let nodes = 0;
-  let ms = 0;
-  BENCH_POSITIONS.forEach((fen, i) => {
-    const pos = new Position(fen);
-    searcher.clear();
-    control.reset();
-    const t0 = performance.now();
-    const result = searcher.go(pos, params, DEFAULT_SEARCH_OPTIONS, control, () => {});
-    ms += performance.now() - t0;
-    nodes += searcher.nodes;
-    emit(`Position ${String(i + 1).padStart(2)}/${BENCH_POSITIONS.length}: bestmove ${result.bestMove.padEnd(5)} nodes ${searcher.nodes}  ${fen}`);
-  });
+  const passes: BenchResult[] = [];
+  for (let run = 1; run <= runs; run++) {
+    let nodes = 0;
+    let ms = 0;
+    BENCH_POSITIONS.forEach((fen, i) => {
+      const pos = new Position(fen);
+      searcher.clear();
+      control.reset();
+      const t0 = performance.now();
+      const result = searcher.go(pos, params, DEFAULT_SEARCH_OPTIONS, control, () => {});
+      ms += performance.now() - t0;
+      nodes += searcher.nodes;
+      if (run === 1) {
+        emit(`Position ${String(i + 1).padStart(2)}/${BENCH_POSITIONS.length}: bestmove ${result.bestMove.padEnd(5)} nodes ${searcher.nodes}  ${fen}`);
+      }
+    });
+    passes.push({ nodes, ms });
+    if (runs > 1) emit(`Pass ${run}/${runs}: ${Math.round(ms)} ms, ${Math.round((nodes * 1000) / Math.max(1, ms))} nodes/second`);
+  }
+  // Every pass searches the same tree; the time is the median pass's.
+  const nodes = passes[0].nodes;
+  const ms = median(passes.map((p) => p.ms));
   emit('===========================');
   emit(`Total time (ms): ${Math.round(ms)}`);
   emit(`Nodes searched: ${nodes}`);

@@ -122,6 +122,24 @@ describe('kestrel perft-suite', () => {
   });
 });
 
+describe('kestrel bench', () => {
+  it('searches the positions several times with --runs, one line per pass, the same nodes each time', () => {
+    const r = kestrel(['bench', '3', '--runs', '2']);
+    expect(r.status).toBe(0);
+    expect(r.stdout.match(/^Position /gm)?.length).toBe(50);
+    expect(r.stdout).toMatch(/Pass 1\/2: \d+ ms, \d+ nodes\/second\nPass 2\/2: \d+ ms, \d+ nodes\/second\n/);
+    const nodes = /Nodes searched: (\d+)\n/.exec(r.stdout)?.[1];
+    expect(kestrel(['bench', '3']).stdout).toContain(`Nodes searched: ${nodes}\n`);
+  });
+
+  it.each([
+    [['bench', '0'], /bench depth must be an integer from 1 to 60/],
+    [['bench', '3', '--runs', '0'], /--runs must be a positive integer, got '0'/],
+  ])('%j fails cleanly', (args, message) => {
+    expectCleanError(kestrel(args), message);
+  });
+});
+
 describe('kestrel', () => {
   it('prints its version', () => {
     for (const flag of ['--version', '-V']) {
