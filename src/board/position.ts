@@ -235,6 +235,86 @@ export class Position {
     return check === 1;
   }
 
+  /**
+   * True when the legal move `move` would put the opponent in check, without
+   * playing it: a direct check by the piece that lands on `to`, or a
+   * discovered check by one of our sliders along a line `from` opens.
+   * Castling and en passant (rare) are played and taken back instead.
+   */
+  givesCheck(move: number): boolean {
+    const kind = moveKind(move);
+    if (kind === CASTLE || kind === EN_PASSANT) {
+      this.makeMove(move);
+      const check = this.inCheck();
+      this.unmakeMove();
+      return check;
+    }
+    const bb = this.bb;
+    const us = this.side;
+    const own = us << 3;
+    const from = moveFrom(move);
+    const to = moveTo(move);
+    const king = this.kingSq[us ^ 1];
+    const k2 = king * 2;
+    const kingLo = king < 32 ? 1 << king : 0;
+    const kingHi = king < 32 ? 0 : 1 << (king - 32);
+    // Occupancy after the move: `from` empties, `to` is ours whether or not it held a piece.
+    let occLo = bb[0] | bb[16];
+    let occHi = bb[1] | bb[17];
+    if (from < 32) occLo &= ~(1 << from);
+    else occHi &= ~(1 << (from - 32));
+    if (to < 32) occLo |= 1 << to;
+    else occHi |= 1 << (to - 32);
+
+    const t2 = to * 2;
+    const type = kind >= 4 ? promotionType(move) : this.board[from] & 7;
+    switch (type) {
+      case PAWN: {
+        const p = ((us * 64 + to) * 2) | 0;
+        if ((PAWN_ATTACKS[p] & kingLo) | (PAWN_ATTACKS[p + 1] & kingHi)) return true;
+        break;
+      }
+      case KNIGHT:
+        if ((KNIGHT_ATTACKS[t2] & kingLo) | (KNIGHT_ATTACKS[t2 + 1] & kingHi)) return true;
+        break;
+      case BISHOP:
+      case QUEEN:
+      case ROOK: {
+        if (type !== ROOK && (BISHOP_RAYS[t2] & kingLo) | (BISHOP_RAYS[t2 + 1] & kingHi)) {
+          const b = bishopIndex(to, occLo, occHi);
+          if ((SLIDER_ATTACKS[b] & kingLo) | (SLIDER_ATTACKS[b + 1] & kingHi)) return true;
+        }
+        if (type !== BISHOP && (ROOK_RAYS[t2] & kingLo) | (ROOK_RAYS[t2 + 1] & kingHi)) {
+          const r = rookIndex(to, occLo, occHi);
+          if ((SLIDER_ATTACKS[r] & kingLo) | (SLIDER_ATTACKS[r + 1] & kingHi)) return true;
+        }
+        break;
+      }
+      default:
+        break; // a king gives no direct check
+    }
+
+    // Discovered check: only possible when `from` lies on a line through the enemy king.
+    const fromLo = from < 32 ? 1 << from : 0;
+    const fromHi = from < 32 ? 0 : 1 << (from - 32);
+    if (((ROOK_RAYS[k2] | BISHOP_RAYS[k2]) & fromLo) | ((ROOK_RAYS[k2 + 1] | BISHOP_RAYS[k2 + 1]) & fromHi)) {
+      // Our sliders other than the one that moved (its own attack counted above).
+      const rqLo = (bb[(own | ROOK) * 2] | bb[(own | QUEEN) * 2]) & ~fromLo;
+      const rqHi = (bb[(own | ROOK) * 2 + 1] | bb[(own | QUEEN) * 2 + 1]) & ~fromHi;
+      if ((ROOK_RAYS[k2] & rqLo) | (ROOK_RAYS[k2 + 1] & rqHi)) {
+        const r = rookIndex(king, occLo, occHi);
+        if ((SLIDER_ATTACKS[r] & rqLo) | (SLIDER_ATTACKS[r + 1] & rqHi)) return true;
+      }
+      const bqLo = (bb[(own | BISHOP) * 2] | bb[(own | QUEEN) * 2]) & ~fromLo;
+      const bqHi = (bb[(own | BISHOP) * 2 + 1] | bb[(own | QUEEN) * 2 + 1]) & ~fromHi;
+      if ((BISHOP_RAYS[k2] & bqLo) | (BISHOP_RAYS[k2 + 1] & bqHi)) {
+        const b = bishopIndex(king, occLo, occHi);
+        if ((SLIDER_ATTACKS[b] & bqLo) | (SLIDER_ATTACKS[b + 1] & bqHi)) return true;
+      }
+    }
+    return false;
+  }
+
   // -------------------------------------------------------------------------
   // Make and unmake.
 

@@ -635,7 +635,6 @@ export class Searcher {
       const noisy = isNoisy(pos, move);
       if (skipQuiets && !noisy) continue;
 
-      let futile = false;
       if (mayPruneMoves && bestScore > -MATE_BOUND) {
         if (!noisy) {
           // Late-move pruning: after enough quiet moves, the rest rarely matter.
@@ -644,8 +643,8 @@ export class Searcher {
             continue;
           }
           // Futility: a quiet move cannot lift a hopeless static eval above
-          // alpha, unless it gives check (decided once the move is made).
-          futile = !inCheck && depth <= 8 && staticEval + 100 + 100 * depth <= alpha;
+          // alpha, unless it gives check.
+          if (!inCheck && depth <= 8 && staticEval + 100 + 100 * depth <= alpha && !pos.givesCheck(move)) continue;
           if (depth <= 8 && !seeGE(pos, move, -60 * depth)) continue;
         } else if (depth <= 8 && exchange <= 0 && !seeGE(pos, move, -100 * depth)) {
           continue;
@@ -664,10 +663,6 @@ export class Searcher {
         continue;
       }
       const givesCheck = pos.inCheck();
-      if (futile && !givesCheck) {
-        pos.unmakeMove();
-        continue;
-      }
       moveCount++;
       if (!noisy && quietCount < 64) this.quietsTried[quietBase + quietCount++] = move;
       // Check extension: do not let a forcing sequence vanish past the horizon.
