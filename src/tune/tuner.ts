@@ -398,6 +398,41 @@ function addPenaltyHessianTimes(
   }
 }
 
+const ADAM_BETA1 = 0.9;
+const ADAM_BETA2 = 0.999;
+
+/**
+ * Training targets: the game results, or with blend > 0 the results mixed
+ * with the winning chances of the positions' search scores (on the scale
+ * fitted to those scores; scoreK and scoreError are NaN without scores).
+ */
+function trainingTargets(set: TraceSet, blend: number): { target: Float32Array; scoreK: number; scoreError: number } {
+  if (blend <= 0) return { target: set.result, scoreK: NaN, scoreError: NaN };
+  const scored = set.subset((p) => !Number.isNaN(set.score[p]));
+  if (scored.count === 0) return { target: set.result, scoreK: NaN, scoreError: NaN };
+  const scores = Float64Array.from(scored.score.subarray(0, scored.count));
+  const scoreK = fitScale(scored, scores);
+  const target = Float32Array.from(set.result);
+  for (let p = 0; p < set.count; p++) {
+    if (!Number.isNaN(set.score[p])) target[p] = (1 - blend) * set.result[p] + blend * sigmoid(scoreK * set.score[p]);
+  }
+  return { target, scoreK, scoreError: errorOf(scored, scores, scoreK) };
+}
+
+/** Each parameter replaced by the mean of its tie group (tie[i] is the group's canonical parameter). */
+function tiedMeans(weights: Float64Array, tie: Int32Array): Float64Array {
+  const n = weights.length;
+  const members = new Float64Array(n);
+  const sums = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    members[tie[i]]++;
+    sums[tie[i]] += weights[i];
+  }
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) out[i] = sums[tie[i]] / members[tie[i]];
+  return out;
+}
+
 /** Optimises copies of mg/eg on set; full batch, deterministic. */
 export function tune(set: TraceSet, startMg: ArrayLike<number>, startEg: ArrayLike<number>, options: TuneOptions): TuneResult {
   const n = NUM_PARAMS;
@@ -415,40 +450,13 @@ export function tune(set: TraceSet, startMg: ArrayLike<number>, startEg: ArrayLi
   const k = options.k ?? fitK(set, origMg, origEg);
   const errorBefore = meanSquaredError(set, origMg, origEg, k);
 
-  // Training targets: the results, or blended with the search scores' winning chances.
   const blend = Math.min(1, Math.max(0, options.blend ?? 0));
-  let target = set.result;
-  let scoreK = NaN;
-  let scoreError = NaN;
-  if (blend > 0) {
-    const scored = set.subset((p) => !Number.isNaN(set.score[p]));
-    if (scored.count > 0) {
-      const scores = Float64Array.from(scored.score.subarray(0, scored.count));
-      scoreK = fitScale(scored, scores);
-      scoreError = errorOf(scored, scores, scoreK);
-      target = Float32Array.from(set.result);
-      for (let p = 0; p < set.count; p++) {
-        if (!Number.isNaN(set.score[p])) target[p] = (1 - blend) * set.result[p] + blend * sigmoid(scoreK * set.score[p]);
-      }
-    }
-  }
+  const { target, scoreK, scoreError } = trainingTargets(set, blend);
   const validBefore = valid ? meanSquaredError(valid, origMg, origEg, k) : NaN;
 
   // Tied parameters start from (and are pulled towards) the mean of their members.
-  const w0Mg = Float64Array.from(origMg);
-  const w0Eg = Float64Array.from(origEg);
-  const members = new Float64Array(n);
-  const sumMg = new Float64Array(n);
-  const sumEg = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    members[tie[i]]++;
-    sumMg[tie[i]] += origMg[i];
-    sumEg[tie[i]] += origEg[i];
-  }
-  for (let i = 0; i < n; i++) {
-    w0Mg[i] = sumMg[tie[i]] / members[tie[i]];
-    w0Eg[i] = sumEg[tie[i]] / members[tie[i]];
-  }
+  const w0Mg = tiedMeans(origMg, tie);
+  const w0Eg = tiedMeans(origEg, tie);
   const mg = Float64Array.from(w0Mg);
   const eg = Float64Array.from(w0Eg);
 
@@ -523,8 +531,6 @@ export function tune(set: TraceSet, startMg: ArrayLike<number>, startEg: ArrayLi
   // The change from the starting weights (for the penalty gradient).
   const dMg = new Float64Array(n);
   const dEg = new Float64Array(n);
-  const beta1 = 0.9;
-  const beta2 = 0.999;
   const freeCount = free.reduce((a, b) => a + b, 0);
   log(
     `positions ${set.count}${valid ? ` + ${valid.count} validation` : ''}, coefficients ${set.size}, ` +
@@ -609,11 +615,13 @@ export function tune(set: TraceSet, startMg: ArrayLike<number>, startEg: ArrayLi
       const grad = q < n ? gMg[i] : gEg[i];
       let delta: number;
       if (optimizer === 'adam') {
+        // Cosine-annealed learning rate, from lr0 down to a tenth of it.
         const lr = lr0 * (0.1 + 0.9 * 0.5 * (1 + Math.cos((Math.PI * (step - 1)) / options.epochs)));
-        m1[q] = beta1 * m1[q] + (1 - beta1) * grad;
-        m2[q] = beta2 * m2[q] + (1 - beta2) * grad * grad;
-        delta = -(lr * (m1[q] / (1 - Math.pow(beta1, step)))) / (Math.sqrt(m2[q] / (1 - Math.pow(beta2, step))) + 1e-12);
+        m1[q] = ADAM_BETA1 * m1[q] + (1 - ADAM_BETA1) * grad;
+        m2[q] = ADAM_BETA2 * m2[q] + (1 - ADAM_BETA2) * grad * grad;
+        delta = -(lr * (m1[q] / (1 - Math.pow(ADAM_BETA1, step)))) / (Math.sqrt(m2[q] / (1 - Math.pow(ADAM_BETA2, step))) + 1e-12);
       } else {
+        // Preconditioned step with heavy-ball momentum.
         m1[q] = momentum * m1[q] - ((lr0 / lambda) * grad) * precond[q];
         delta = m1[q];
       }
