@@ -115,9 +115,15 @@ export class MoveOrdering {
   pick(pos: Position, moves: Int32Array, scores: Int32Array, i: number, end: number): number {
     for (;;) {
       let best = i;
-      for (let j = i + 1; j < end; j++) if (scores[j] > scores[best]) best = j;
+      let s = scores[i];
+      for (let j = i + 1; j < end; j++) {
+        const sj = scores[j];
+        if (sj > s) {
+          s = sj;
+          best = j;
+        }
+      }
       const m = moves[best];
-      const s = scores[best];
       if (s >= GOOD_NOISY_SCORE && s < TT_MOVE_SCORE && !seeGE(pos, m, 0)) {
         scores[best] = BAD_NOISY_SCORE + (s - GOOD_NOISY_SCORE);
         continue;
