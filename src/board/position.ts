@@ -318,8 +318,8 @@ export class Position {
   // -------------------------------------------------------------------------
   // Make and unmake.
 
-  /** Plays a legal move (from the move generator). */
-  makeMove(move: number): void {
+  /** Saves what unmaking `move` restores on the undo stack, and enters the next ply; returns the saved ply. */
+  private pushState(move: number): number {
     const ply = this.ply;
     this.stackMove[ply] = move;
     this.stackCastling[ply] = this.castling;
@@ -332,6 +332,12 @@ export class Position {
     this.stackPhase[ply] = this.phase;
     this.ply = ply + 1;
     this.checkAtPly[ply + 1] = -1;
+    return ply;
+  }
+
+  /** Plays a legal move (from the move generator). */
+  makeMove(move: number): void {
+    const ply = this.pushState(move);
 
     const us = this.side;
     const from = moveFrom(move);
@@ -440,19 +446,8 @@ export class Position {
 
   /** Passes the move (for null-move pruning); the side to move must not be in check. */
   makeNullMove(): void {
-    const ply = this.ply;
-    this.stackMove[ply] = 0;
+    const ply = this.pushState(0);
     this.stackCaptured[ply] = 0;
-    this.stackCastling[ply] = this.castling;
-    this.stackEp[ply] = this.ep;
-    this.stackHalfmove[ply] = this.halfmove;
-    this.stackKeyLo[ply] = this.keyLo;
-    this.stackKeyHi[ply] = this.keyHi;
-    this.stackMg[ply] = this.psqMg;
-    this.stackEg[ply] = this.psqEg;
-    this.stackPhase[ply] = this.phase;
-    this.ply = ply + 1;
-    this.checkAtPly[ply + 1] = -1;
     if (this.ep >= 0) {
       this.keyLo ^= ZOBRIST_EP_FILE[(this.ep & 7) * 2];
       this.keyHi ^= ZOBRIST_EP_FILE[(this.ep & 7) * 2 + 1];
