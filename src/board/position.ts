@@ -251,14 +251,10 @@ export class Position {
     }
     const bb = this.bb;
     const us = this.side;
-    const own = us << 3;
     const from = moveFrom(move);
     const to = moveTo(move);
     const king = this.kingSq[us ^ 1];
-    const k2 = king * 2;
-    const kingLo = king < 32 ? 1 << king : 0;
-    const kingHi = king < 32 ? 0 : 1 << (king - 32);
-    // Occupancy after the move: `from` empties, `to` is ours whether or not it held a piece.
+    // Occupancy after the move: `from` empties, `to` is taken whether or not it held a piece.
     let occLo = bb[0] | bb[16];
     let occHi = bb[1] | bb[17];
     if (from < 32) occLo &= ~(1 << from);
@@ -266,57 +262,35 @@ export class Position {
     if (to < 32) occLo |= 1 << to;
     else occHi |= 1 << (to - 32);
 
+    // Direct check by the piece that lands on `to` (a king gives none).
     const t2 = to * 2;
     const type = kind >= 4 ? promotionType(move) : this.board[from] & 7;
-    switch (type) {
-      case PAWN: {
-        const p = ((us * 64 + to) * 2) | 0;
-        if ((PAWN_ATTACKS[p] & kingLo) | (PAWN_ATTACKS[p + 1] & kingHi)) return true;
-        break;
+    if (type === PAWN) {
+      const p = (us * 64 + to) * 2;
+      if (hasSquare(PAWN_ATTACKS[p], PAWN_ATTACKS[p + 1], king)) return true;
+    } else if (type === KNIGHT) {
+      if (hasSquare(KNIGHT_ATTACKS[t2], KNIGHT_ATTACKS[t2 + 1], king)) return true;
+    } else if (type !== KING) {
+      if (type !== ROOK && hasSquare(BISHOP_RAYS[t2], BISHOP_RAYS[t2 + 1], king)) {
+        const b = bishopIndex(to, occLo, occHi);
+        if (hasSquare(SLIDER_ATTACKS[b], SLIDER_ATTACKS[b + 1], king)) return true;
       }
-      case KNIGHT:
-        if ((KNIGHT_ATTACKS[t2] & kingLo) | (KNIGHT_ATTACKS[t2 + 1] & kingHi)) return true;
-        break;
-      case BISHOP:
-      case QUEEN:
-      case ROOK: {
-        if (type !== ROOK && (BISHOP_RAYS[t2] & kingLo) | (BISHOP_RAYS[t2 + 1] & kingHi)) {
-          const b = bishopIndex(to, occLo, occHi);
-          if ((SLIDER_ATTACKS[b] & kingLo) | (SLIDER_ATTACKS[b + 1] & kingHi)) return true;
-        }
-        if (type !== BISHOP && (ROOK_RAYS[t2] & kingLo) | (ROOK_RAYS[t2 + 1] & kingHi)) {
-          const r = rookIndex(to, occLo, occHi);
-          if ((SLIDER_ATTACKS[r] & kingLo) | (SLIDER_ATTACKS[r + 1] & kingHi)) return true;
-        }
-        break;
+      if (type !== BISHOP && hasSquare(ROOK_RAYS[t2], ROOK_RAYS[t2 + 1], king)) {
+        const r = rookIndex(to, occLo, occHi);
+        if (hasSquare(SLIDER_ATTACKS[r], SLIDER_ATTACKS[r + 1], king)) return true;
       }
-      default:
-        break; // a king gives no direct check
     }
 
-    // Discovered check: only possible when `from` lies on a line through the enemy king.
-    const fromLo = from < 32 ? 1 << from : 0;
-    const fromHi = from < 32 ? 0 : 1 << (from - 32);
-    if (((ROOK_RAYS[k2] | BISHOP_RAYS[k2]) & fromLo) | ((ROOK_RAYS[k2 + 1] | BISHOP_RAYS[k2 + 1]) & fromHi)) {
-      // Our sliders other than the one that moved (its own attack counted above).
-      const rqLo = (bb[(own | ROOK) * 2] | bb[(own | QUEEN) * 2]) & ~fromLo;
-      const rqHi = (bb[(own | ROOK) * 2 + 1] | bb[(own | QUEEN) * 2 + 1]) & ~fromHi;
-      if ((ROOK_RAYS[k2] & rqLo) | (ROOK_RAYS[k2 + 1] & rqHi)) {
-        const r = rookIndex(king, occLo, occHi);
-        if ((SLIDER_ATTACKS[r] & rqLo) | (SLIDER_ATTACKS[r + 1] & rqHi)) return true;
-      }
-      const bqLo = (bb[(own | BISHOP) * 2] | bb[(own | QUEEN) * 2]) & ~fromLo;
-      const bqHi = (bb[(own | BISHOP) * 2 + 1] | bb[(own | QUEEN) * 2 + 1]) & ~fromHi;
-      if ((BISHOP_RAYS[k2] & bqLo) | (BISHOP_RAYS[k2 + 1] & bqHi)) {
-        const b = bishopIndex(king, occLo, occHi);
-        if ((SLIDER_ATTACKS[b] & bqLo) | (SLIDER_ATTACKS[b + 1] & bqHi)) return true;
-      }
-    }
-    return false;
+    // Discovered check, only possible when `from` lies on a line through the
+    // enemy king. Before the move none of our pieces attacked that king (the
+    // position is legal), and the move only opened `from`: so with the new
+    // occupancy the king is attacked by our pieces, as the bitboards still
+    // hold them, exactly when a slider now sees it through `from`.
+    const k2 = king * 2;
+    return (
+      hasSquare(ROOK_RAYS[k2] | BISHOP_RAYS[k2], ROOK_RAYS[k2 + 1] | BISHOP_RAYS[k2 + 1], from) && this.isAttackedWith(king, us, occLo, occHi)
+    );
   }
-
-  // -------------------------------------------------------------------------
-  // Make and unmake.
 
   /** Saves what unmaking `move` restores on the undo stack, and enters the next ply; returns the saved ply. */
   private pushState(move: number): number {
