@@ -405,9 +405,8 @@ export async function tuneMain(args: string[]): Promise<number> {
     reportEvery: numberArg('report', values.report),
     quietFilter: !values['no-quiet-filter'],
   };
-  const folds = numberArg('folds', values.folds);
+  const folds = numberArg('folds', values.folds, (v) => Number.isInteger(v) && v >= 2, 'an integer of at least 2');
   if (folds !== undefined) {
-    if (!Number.isInteger(folds) || folds < 2) throw new Error(`--folds needs an integer of at least 2, got '${values.folds}'`);
     await runCrossValidation(cmd, folds);
   } else {
     await runTune(cmd);
