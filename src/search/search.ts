@@ -523,6 +523,7 @@ export class Searcher {
     this.pvLength[ply] = ply;
 
     if (depth <= 0) return this.qsearch(alpha, beta, ply);
+    if (this.stopped) return 0; // a caller may still try a move after the stop: not counted as a node
 
     this.nodes++;
     if ((this.nodes & 1023) === 0) this.checkLimits();
@@ -731,6 +732,7 @@ export class Searcher {
   private qsearch(alpha: number, beta: number, ply: number): number {
     const pos = this.pos;
     this.pvLength[ply] = ply;
+    if (this.stopped) return 0;
     this.nodes++;
     if ((this.nodes & 1023) === 0) this.checkLimits();
     if (this.nodeLimit > 0 && this.nodes >= this.nodeLimit) this.stopped = true;

@@ -53,14 +53,19 @@ describe('Lazy SMP searchers', () => {
   it('the main searcher plays a helper move only if it is deeper and scores better', () => {
     const pos = new Position(FEN);
     const h3 = parseUciMove(pos, 'h2h3');
-    /** Main searcher to depth 4 while a helper has published (depth, score, h2h3). */
+    /**
+     * Main searcher to depth 3 while a helper has published (depth, score, h2h3).
+     * Depth 3 takes the main searcher fewer than 1024 nodes, so it completes
+     * before its first look at the helpers (which would end a `go depth` search
+     * early once a helper reached the depth).
+     */
     const run = (depth: number, score: number, published = true, searchmoves: string[] = []): { best: string; lines: string[]; nodes: number } => {
       const state = new ThreadState(2);
       if (published) state.publishResult(1, depth, score, [h3]);
       state.publishNodes(1, 5000);
       const main = new Searcher(4);
       const lines: string[] = [];
-      const result = main.go(pos, { ...depthParams(4), searchmoves }, DEFAULT_SEARCH_OPTIONS, new SearchControl(), (l) => lines.push(l), {
+      const result = main.go(pos, { ...depthParams(3), searchmoves }, DEFAULT_SEARCH_OPTIONS, new SearchControl(), (l) => lines.push(l), {
         kind: 'main',
         helpers: doneHelpers(state),
       });
@@ -74,7 +79,7 @@ describe('Lazy SMP searchers', () => {
     expect(Number(/ nodes (\d+)/.exec(last)![1])).toBe(deeperBetter.nodes + 5000);
 
     expect(run(20, -900).best).not.toBe('h2h3'); // deeper but worse
-    expect(run(3, 900).best).not.toBe('h2h3'); // better but shallower
+    expect(run(2, 900).best).not.toBe('h2h3'); // better but shallower
     expect(run(20, 900, false).best).not.toBe('h2h3'); // no iteration completed
     expect(run(20, 900, true, ['a2a3', 'b2b3']).best).not.toBe('h2h3'); // not among searchmoves
   });
