@@ -9,23 +9,28 @@
 // 1. Self-play games at 6000 nodes a move (fastchess), one command line:
 //      fastchess -engine cmd=node args=<kestrel bundle> name=K1 -engine cmd=node args=<kestrel bundle> name=K2
 //        -each tc=60+0.6 nodes=6000 option.Hash=16
-//        -openings file=../shared/data/openings/noob_3moves.epd format=epd order=random
-//        -games 2 -rounds 600 -repeat -concurrency 2 -autosaveinterval 0 -recover
-//        -resign movecount=3 score=1000 -draw movenumber=40 movecount=8 score=5 -pgnout file=selfplay1.pgn
-//    selfplay2.pgn (2000 games from 8-move openings) is a second run of the same kind.
-//    At a fixed node count Kestrel is deterministic, so with `-games 2 -repeat`
-//    both games of an opening are the same moves: the 1200 + 2000 games hold
-//    600 + 1000 distinct ones. datagen drops the copies; for twice the data
-//    per hour, play `-games 1` (no -repeat) with twice the rounds.
+//        -openings file=../shared/data/openings/UHO_4060_v4.epd format=epd order=random
+//        -games 1 -rounds 5000 -concurrency 2 -autosaveinterval 0 -recover -srand 20261121
+//        -resign movecount=3 score=1000 -draw movenumber=40 movecount=8 score=5 -pgnout file=selfplay3.pgn
+//    (5000 distinct games in 37 minutes on two cores). selfplay1.pgn and
+//    selfplay2.pgn are earlier runs of the same kind with `-games 2 -repeat`
+//    (noob_3moves.epd, 600 rounds; UHO_4060_v4.epd, 1000 rounds): at a fixed
+//    node count Kestrel is deterministic, so both games of a pair are the same
+//    moves and datagen keeps one, 600 + 1000 distinct games. The shipped
+//    weights also used 800 games of Kestrel against itself from earlier
+//    matches (Threads 2 against 1 at 10+0.1 and 1+0.01, and 1+0.01 self-play).
 // 2. Labelled positions (numbered by game, with the engines' search scores
 //    from the PGN comments); copy a PGN that a match still appends to first:
 //      node dist/kestrel.js datagen --pgn selfplay1.pgn --pgn selfplay2.pgn --out data-sp12.txt
-// 3. Weights, with 20% of the games held out for validation and the defaults
-//    below (newton, l2 20000, blend 0.5, early stopping with tolerance 1):
-//      node dist/kestrel.js tune --data data-sp12.txt --out weights-candidate.ts
+//      node dist/kestrel.js datagen --pgn selfplay3.pgn --out data-sp3.txt
+//      node dist/kestrel.js datagen --pgn <the four match PGNs> --out data-kk.txt
+// 3. Weights, with 20% of the games held out for validation (newton, blend
+//    0.5, early stopping with tolerance 1; the shipped weights used l2 1000,
+//    which 5-fold cross-validation preferred to 5000 on these 7,398 games):
+//      node dist/kestrel.js tune --data data-sp12.txt --data data-kk.txt --data data-sp3.txt --l2 1000 --out weights-candidate.ts
 //    How much the settings gain on held-out games, measured on all the games
 //    (5-fold cross-validation by game; writes no weights):
-//      node dist/kestrel.js tune --data data-sp12.txt --folds 5
+//      node dist/kestrel.js tune --data data-sp12.txt --data data-kk.txt --data data-sp3.txt --l2 1000 --folds 5
 //    Without a build: npx tsx src/tune/run.ts tune ... (same options).
 //    The output has the format of src/eval/weights.ts; it replaces that file
 //    only after a match confirms it.

@@ -32,5 +32,6 @@ describe('evaluation trace', () => {
       checked++;
     }
     expect(checked).toBe(ALL_FENS.length);
-  });
+    // Thousands of positions, traced and not: seconds on a busy machine.
+  }, 30_000);
 });
