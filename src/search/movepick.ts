@@ -3,7 +3,8 @@
 //   1. the transposition-table move
 //   2. good captures and promotions, most valuable victim / least valuable attacker first
 //   3. the two killer moves of this ply, then the counter-move to the opponent's last move
-//   4. quiet moves by history score
+//   4. quiet moves by history score: the butterfly table (side, from, to)
+//      plus the continuation tables of the last two moves (see contHist)
 //   5. captures that lose material by static exchange (found lazily, when picked)
 // The learned tables (killers, counter-moves, history) live here too.
 
@@ -21,6 +22,15 @@ const BAD_NOISY_SCORE = -(1 << 28);
 const BAD_NOISY_LIMIT = -(1 << 27);
 /** History scores stay within ±HISTORY_MAX. */
 export const HISTORY_MAX = 16384;
+/** A move's continuation key: the piece that moves and its destination, piece * 64 + to (0..1023). */
+const CONT_KEYS = 16 * 64;
+/** The row of contHist that stands for "no previous move" (root, after a null move): always zero. */
+export const NO_CONT = CONT_KEYS;
+
+/** The continuation key of `move` in pos, before it is played. */
+export function contKey(pos: Position, move: number): number {
+  return pos.board[move & 63] * 64 + moveTo(move);
+}
 
 /** True for captures (en passant included); castling's "to" is our own rook, not a capture. */
 export function isCapture(pos: Position, move: number): boolean {
@@ -49,11 +59,20 @@ export class MoveOrdering {
   readonly counters = new Int32Array(16 * 64);
   /** Butterfly history, indexed by side * 4096 + from * 64 + to. */
   readonly history = new Int32Array(2 * 64 * 64);
+  /**
+   * Continuation history: how well a quiet move did right after a given
+   * move, indexed by (earlier move's key) * 1024 + (this move's key). The
+   * search looks it up for the previous move (one ply back, a counter-move
+   * table with scores) and ours before that (two plies back: plans that
+   * take two moves). Row NO_CONT is never written.
+   */
+  readonly contHist = new Int16Array((CONT_KEYS + 1) * CONT_KEYS);
 
   clear(): void {
     this.killers.fill(0);
     this.counters.fill(0);
     this.history.fill(0);
+    this.contHist.fill(0);
   }
 
   /** Ages history between searches so that old lessons weigh less. */
@@ -62,8 +81,9 @@ export class MoveOrdering {
     this.killers.fill(0);
   }
 
-  historyOf(side: number, move: number): number {
-    return this.history[side * 4096 + (move & 4095)];
+  /** The history of a quiet move: butterfly plus both continuations (key = contKey of the move). */
+  historyOf(side: number, move: number, key: number, cont1: number, cont2: number): number {
+    return this.history[side * 4096 + (move & 4095)] + this.contHist[cont1 * CONT_KEYS + key] + this.contHist[cont2 * CONT_KEYS + key];
   }
 
   /** Index into counters of the move that led to this position, or -1. */
@@ -75,14 +95,29 @@ export class MoveOrdering {
     return pos.board[to] * 64 + to;
   }
 
-  /** Scores moves[start..end) into scores[] by the classes above. */
-  score(pos: Position, moves: Int32Array, scores: Int32Array, start: number, end: number, ttMove: number, ply: number): void {
+  /**
+   * Scores moves[start..end) into scores[] by the classes above. cont1 and
+   * cont2: the continuation keys of the moves one and two plies back, or NO_CONT.
+   */
+  score(
+    pos: Position,
+    moves: Int32Array,
+    scores: Int32Array,
+    start: number,
+    end: number,
+    ttMove: number,
+    ply: number,
+    cont1: number,
+    cont2: number,
+  ): void {
     const board = pos.board;
     const k1 = this.killers[ply * 2];
     const k2 = this.killers[ply * 2 + 1];
     const cs = this.counterSlot(pos);
     const counter = cs >= 0 ? this.counters[cs] : 0;
     const hist = pos.side * 4096;
+    const row1 = cont1 * CONT_KEYS;
+    const row2 = cont2 * CONT_KEYS;
     for (let i = start; i < end; i++) {
       const m = moves[i];
       if (m === ttMove) {
@@ -103,7 +138,8 @@ export class MoveOrdering {
       } else if (m === counter) {
         scores[i] = COUNTER_SCORE;
       } else {
-        scores[i] = this.history[hist + (m & 4095)];
+        const key = board[m & 63] * 64 + to;
+        scores[i] = this.history[hist + (m & 4095)] + this.contHist[row1 + key] + this.contHist[row2 + key];
       }
     }
   }
@@ -137,7 +173,17 @@ export class MoveOrdering {
   }
 
   /** A quiet move caused a beta cutoff: remember it, and punish the quiets tried before it. */
-  updateQuietCutoff(pos: Position, move: number, ply: number, depth: number, tried: Int32Array, triedStart: number, triedCount: number): void {
+  updateQuietCutoff(
+    pos: Position,
+    move: number,
+    ply: number,
+    depth: number,
+    tried: Int32Array,
+    triedStart: number,
+    triedCount: number,
+    cont1: number,
+    cont2: number,
+  ): void {
     if (this.killers[ply * 2] !== move) {
       this.killers[ply * 2 + 1] = this.killers[ply * 2];
       this.killers[ply * 2] = move;
@@ -147,15 +193,27 @@ export class MoveOrdering {
     const bonus = Math.min(depth * depth * 16 + depth * 32, 1600);
     const base = pos.side * 4096;
     this.updateHistory(base + (move & 4095), bonus);
+    this.updateCont(cont1, cont2, contKey(pos, move), bonus);
     for (let i = 0; i < triedCount; i++) {
       const q = tried[triedStart + i];
-      if (q !== move) this.updateHistory(base + (q & 4095), -bonus);
+      if (q === move) continue;
+      this.updateHistory(base + (q & 4095), -bonus);
+      this.updateCont(cont1, cont2, contKey(pos, q), -bonus);
     }
+  }
+
+  private updateCont(cont1: number, cont2: number, key: number, bonus: number): void {
+    if (cont1 !== NO_CONT) this.contHist[cont1 * CONT_KEYS + key] = gravity(this.contHist[cont1 * CONT_KEYS + key], bonus);
+    if (cont2 !== NO_CONT) this.contHist[cont2 * CONT_KEYS + key] = gravity(this.contHist[cont2 * CONT_KEYS + key], bonus);
   }
 
   /** History with gravity: the closer to the bound, the smaller the step, so scores stay bounded. */
   private updateHistory(index: number, bonus: number): void {
-    const h = this.history[index];
-    this.history[index] = h + bonus - ((h * Math.abs(bonus)) / HISTORY_MAX | 0);
+    this.history[index] = gravity(this.history[index], bonus);
   }
+}
+
+/** A history score moved by bonus, less the further it already is from zero: it stays within ±HISTORY_MAX. */
+function gravity(h: number, bonus: number): number {
+  return h + bonus - ((h * Math.abs(bonus)) / HISTORY_MAX | 0);
 }

@@ -17,7 +17,7 @@ import { BISHOP, KNIGHT, MAX_MOVES, MAX_PLY, PAWN, QUEEN, ROOK, moveKind, moveTo
 import { evaluate } from '../eval/evaluate.js';
 import type { SearchControl } from './control.js';
 import type { GoParams, SearchOptions } from './limits.js';
-import { MoveOrdering, pickedExchange, isNoisy } from './movepick.js';
+import { MoveOrdering, NO_CONT, contKey, pickedExchange, isNoisy } from './movepick.js';
 import { helperSkipsDepth, type HelperThreads, type ThreadRole, type ThreadState } from './threads.js';
 import { computeTimeBudget } from './timeman.js';
 import { BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, TranspositionTable } from './tt.js';
@@ -66,6 +66,8 @@ export class Searcher {
   private readonly pvTable = new Int32Array(MAX_PLY * MAX_PLY);
   private readonly pvLength = new Int32Array(MAX_PLY);
   private readonly staticEval = new Int32Array(MAX_PLY);
+  /** Continuation key (movepick.ts) of the move being searched at each ply; NO_CONT for a null move. */
+  private readonly contAt = new Int32Array(MAX_PLY);
   /** Root moves excluded from this search (earlier MultiPV lines, or not in searchmoves). */
   private readonly rootExcluded = new Int32Array(MAX_MOVES);
   private rootExcludedCount = 0;
@@ -579,6 +581,7 @@ export class Searcher {
       // pawn endings, where zugzwang makes passing better than any move).
       if (depth >= 3 && staticEval >= beta && pos.stackMove[pos.ply - 1] !== 0 && this.hasNonPawnMaterial(pos.side)) {
         const r = 3 + (depth >> 2) + Math.min(3, ((staticEval - beta) / 200) | 0);
+        this.contAt[ply] = NO_CONT;
         pos.makeNullMove();
         const score = -this.search(-beta, -beta + 1, depth - r, ply + 1, !cutNode);
         pos.unmakeNullMove();
@@ -590,6 +593,8 @@ export class Searcher {
     const moves = this.moves;
     const scores = this.scores;
     const start = ply * MAX_MOVES;
+    const cont1 = ply >= 1 ? this.contAt[ply - 1] : NO_CONT;
+    const cont2 = ply >= 2 ? this.contAt[ply - 2] : NO_CONT;
     // The hash move is tried before any move is generated: it often cuts off at once.
     let ttMovePending = !isRoot && ttMove !== 0 && isPseudoLegal(pos, ttMove);
     let generated = false;
@@ -619,7 +624,7 @@ export class Searcher {
           generated = true;
           end = generateMoves(pos, moves, start, false);
           if (end === start) return inCheck ? -MATE + ply : 0;
-          this.ordering.score(pos, moves, scores, start, end, ttMove, ply);
+          this.ordering.score(pos, moves, scores, start, end, ttMove, ply, cont1, cont2);
         }
         if (next >= end) break;
         // Once quiets are skipped, only captures remain of interest: take them in list order.
@@ -656,6 +661,7 @@ export class Searcher {
         this.emit(`info depth ${depth} currmove ${moveToUci(pos, move)} currmovenumber ${moveCount + 1}`);
       }
 
+      this.contAt[ply] = contKey(pos, move);
       pos.makeMove(move);
       if (fromTT && pos.isAttacked(pos.kingSq[pos.side ^ 1], pos.side)) {
         // The hash move leaves our king in check (a key collision): forget it.
@@ -681,7 +687,9 @@ export class Searcher {
           if (cutNode) r++;
           if (!improving) r++;
           if (givesCheck) r--;
-          r -= (this.ordering.historyOf(pos.side ^ 1, move) / 8192) | 0;
+          // A quiet move that has often refuted positions like this one (history,
+          // continuations included: up to ±3 * 16384) is reduced less, a poor one more.
+          r -= (this.ordering.historyOf(pos.side ^ 1, move, this.contAt[ply], cont1, cont2) / 12288) | 0;
           r = Math.max(0, Math.min(r, newDepth - 1));
         }
         score = -this.search(-alpha - 1, -alpha, newDepth - r, ply + 1, true);
@@ -698,7 +706,7 @@ export class Searcher {
           if (isRoot) this.iterationBest = move;
           this.updatePv(ply, move);
           if (score >= beta) {
-            if (!noisy) this.ordering.updateQuietCutoff(pos, move, ply, depth, this.quietsTried, quietBase, quietCount);
+            if (!noisy) this.ordering.updateQuietCutoff(pos, move, ply, depth, this.quietsTried, quietBase, quietCount, cont1, cont2);
             break;
           }
           alpha = score;
@@ -771,7 +779,10 @@ export class Searcher {
     const start = ply * MAX_MOVES;
     const end = generateMoves(pos, moves, start, !inCheck);
     if (inCheck && end === start) return -MATE + ply;
-    this.ordering.score(pos, moves, scores, start, end, ttMove, ply);
+    // Continuation history matters only for the quiet evasions of a position in check.
+    const cont1 = ply >= 1 ? this.contAt[ply - 1] : NO_CONT;
+    const cont2 = ply >= 2 ? this.contAt[ply - 2] : NO_CONT;
+    this.ordering.score(pos, moves, scores, start, end, ttMove, ply, cont1, cont2);
 
     const alphaOrig = alpha;
     let bestMove = 0;
@@ -791,6 +802,7 @@ export class Searcher {
         // Captures that lose material by static exchange are not worth resolving.
         if (exchange === 0 && !seeGE(pos, move, 0)) continue;
       }
+      this.contAt[ply] = contKey(pos, move);
       pos.makeMove(move);
       const score = -this.qsearch(-beta, -alpha, ply + 1);
       pos.unmakeMove();
