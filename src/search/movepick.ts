@@ -138,7 +138,7 @@ export class MoveOrdering {
       } else if (m === counter) {
         scores[i] = COUNTER_SCORE;
       } else {
-        const key = board[m & 63] * 64 + to;
+        const key = contKey(pos, m);
         scores[i] = this.history[hist + (m & 4095)] + this.contHist[row1 + key] + this.contHist[row2 + key];
       }
     }
