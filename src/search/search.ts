@@ -607,6 +607,7 @@ export class Searcher {
     let moveCount = 0;
     let quietCount = 0;
     let skipQuiets = false;
+    let futileQuiets = false;
     const quietBase = ply * 64;
     const lmpLimit = improving ? 3 + depth * depth : ((3 + depth * depth) / 2) | 0;
     // Move-count and SEE pruning are off in pawn endings, where single moves decide.
@@ -627,8 +628,9 @@ export class Searcher {
           this.ordering.score(pos, moves, scores, start, end, ttMove, ply, cont1, cont2);
         }
         if (next >= end) break;
-        // Once quiets are skipped, only captures remain of interest: take them in list order.
-        if (skipQuiets) {
+        // Once quiets are skipped or futile, what remains is taken in list order:
+        // sorting moves that will mostly be pruned is wasted work.
+        if (skipQuiets || futileQuiets) {
           move = moves[next];
         } else {
           move = this.ordering.pick(pos, moves, scores, next, end);
@@ -649,8 +651,12 @@ export class Searcher {
             continue;
           }
           // Futility: a quiet move cannot lift a hopeless static eval above
-          // alpha, unless it gives check.
-          if (!inCheck && depth <= 8 && staticEval + 100 + 100 * depth <= alpha && !pos.givesCheck(move)) continue;
+          // alpha, unless it gives check. Alpha only rises, so every later
+          // quiet move is futile too.
+          if (!inCheck && depth <= 8 && staticEval + 100 + 100 * depth <= alpha) {
+            futileQuiets = true;
+            if (!pos.givesCheck(move)) continue;
+          }
           if (depth <= 8 && !seeGE(pos, move, -60 * depth)) continue;
         } else if (depth <= 8 && exchange <= 0 && !seeGE(pos, move, -100 * depth)) {
           continue;
@@ -824,14 +830,18 @@ export class Searcher {
 }
 
 /** Mate scores are stored relative to the node, not the root, so they stay true in other paths. */
+// The same arithmetic on every path: a branch that only mate scores reach
+// would have no type feedback when V8 optimizes the search, and deoptimize it
+// whenever the first mate score comes by.
 function scoreToTT(score: number, ply: number): number {
-  if (score >= MATE_BOUND) return score + ply;
-  if (score <= -MATE_BOUND) return score - ply;
-  return score;
+  return score + mateSign(score) * ply;
 }
 
 function scoreFromTT(score: number, ply: number): number {
-  if (score >= MATE_BOUND) return score - ply;
-  if (score <= -MATE_BOUND) return score + ply;
-  return score;
+  return score - mateSign(score) * ply;
+}
+
+/** 1 for a winning mate score, -1 for a losing one, else 0. */
+function mateSign(score: number): number {
+  return (score >= MATE_BOUND ? 1 : 0) - (score <= -MATE_BOUND ? 1 : 0);
 }
