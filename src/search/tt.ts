@@ -1,6 +1,8 @@
 // Transposition table: one Int32Array over a SharedArrayBuffer, in buckets
-// of four entries. With Threads > 1 every searcher has its own
-// TranspositionTable object over the same buffer (see attach()).
+// of five entries. A bucket is 16 words (five entries and one unused word):
+// 64 bytes, one cache line, so a probe costs at most one miss. With
+// Threads > 1 every searcher has its own TranspositionTable object over the
+// same buffer (see attach()).
 //
 // An entry is three int32 words:
 //   0: check = keyHi ^ word1 ^ word2
@@ -23,8 +25,10 @@ export const BOUND_LOWER = 2; // the score is at least this (a move failed high)
 export const BOUND_EXACT = 3;
 
 const ENTRY_WORDS = 3;
-const BUCKET_ENTRIES = 4;
-const BUCKET_WORDS = ENTRY_WORDS * BUCKET_ENTRIES;
+const BUCKET_ENTRIES = 5;
+/** The entries' words, then one unused word that pads the bucket to 64 bytes. */
+const BUCKET_WORDS = 16;
+const ENTRIES_WORDS = ENTRY_WORDS * BUCKET_ENTRIES;
 const DEPTH_BIAS = 8; // quiescence stores negative depths
 const AGE_CYCLE = 64;
 
@@ -95,7 +99,7 @@ export class TranspositionTable {
   probe(keyLo: number, keyHi: number): boolean {
     const t = this.table;
     const base = this.bucketOf(keyLo);
-    for (let i = 0; i < BUCKET_WORDS; i += ENTRY_WORDS) {
+    for (let i = 0; i < ENTRIES_WORDS; i += ENTRY_WORDS) {
       const w1 = t[base + i + 1];
       const w2 = t[base + i + 2];
       if ((t[base + i] ^ w1 ^ w2) === keyHi && w1 !== 0) {
@@ -120,7 +124,7 @@ export class TranspositionTable {
     const base = this.bucketOf(keyLo);
     let slot = base;
     let worst = 1 << 30;
-    for (let i = 0; i < BUCKET_WORDS; i += ENTRY_WORDS) {
+    for (let i = 0; i < ENTRIES_WORDS; i += ENTRY_WORDS) {
       const e = base + i;
       const w1 = t[e + 1];
       const w2 = t[e + 2];
@@ -156,7 +160,7 @@ export class TranspositionTable {
     const n = Math.min(1000, this.buckets);
     let used = 0;
     for (let b = 0; b < n; b++) {
-      for (let i = 0; i < BUCKET_WORDS; i += ENTRY_WORDS) {
+      for (let i = 0; i < ENTRIES_WORDS; i += ENTRY_WORDS) {
         const w1 = t[b * BUCKET_WORDS + i + 1];
         if (w1 !== 0 && ((w1 >>> 26) & 63) === this.age) used++;
       }
