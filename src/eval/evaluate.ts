@@ -8,6 +8,11 @@
 // runs from 24 (all pieces) to 0 (pawns and kings only) and scale shrinks the
 // endgame part in drawish material (endgame.ts). Pawn structure and king
 // shelter are cached by pawn placement (pawn-cache.ts). No allocation per call.
+//
+// The terms are summed packed: one int32 holds mg + eg * 65536 (params.ts,
+// PACKED), so adding a term is one load and one addition; the two halves are
+// split once at the end (unpackMg/unpackEg). Each half stays far inside
+// ±32768, since material and placement are added only after the split.
 
 import {
   KING_ATTACKS,
@@ -23,9 +28,8 @@ import { BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE } from '../board/
 import { SCALE_NORMAL, endgameScale, insufficientMaterial } from './endgame.js';
 import {
   PAWN_CACHE,
-  PC_EG,
   PC_KING,
-  PC_MG,
+  PC_PAWNS,
   PC_PASSED_HI,
   PC_PASSED_LO,
   PC_SHELTER,
@@ -61,7 +65,7 @@ import {
   TEMPO,
   pstOffset,
 } from './layout.js';
-import { EG, MG } from './params.js';
+import { PACKED, unpackEg, unpackMg } from './params.js';
 import { MAX_PHASE } from './psqt.js';
 import {
   ADJACENT_FILES,
@@ -81,11 +85,14 @@ const FILE_H = 0x80808080 | 0;
 const MOB_OFFSET = Int32Array.of(0, 0, MOB_KNIGHT, MOB_BISHOP, MOB_ROOK, MOB_QUEEN);
 
 // --- Per-call state, shared by the helpers below ----------------------------
-/** Running midgame and endgame sums, White minus Black. */
+/** Running sum of the terms, packed (mg + eg * 65536), White minus Black. */
+let sum = 0;
+/** Midgame and endgame totals of the last evaluation (lastSums). */
 let mg = 0;
 let eg = 0;
-/** The colour whose terms are being added. */
+/** The colour whose terms are being added, and 1 for White or -1 for Black. */
 let us = 0;
+let sign = 1;
 let tracing = false;
 /** Squares attacked by the pawns of colour c: PAWN_ATT[c * 2 + half]. */
 const PAWN_ATT = new Int32Array(4);
@@ -104,15 +111,15 @@ export const TRACE = new Int32Array(2 * NUM_PARAMS);
 /** Phase (0..24), endgame scale (0..128) and 1 if drawn by insufficient material, of the last traceEvaluate. */
 export const TRACE_INFO = new Int32Array(3);
 
+/** The colour whose terms the next add() calls are. */
+function colour(c: number): void {
+  us = c;
+  sign = c === WHITE ? 1 : -1;
+}
+
 /** Adds parameter i, earned n times by colour `us`. */
 function add(i: number, n: number): void {
-  if (us === WHITE) {
-    mg += MG[i] * n;
-    eg += EG[i] * n;
-  } else {
-    mg -= MG[i] * n;
-    eg -= EG[i] * n;
-  }
+  sum += PACKED[i] * n * sign;
   if (tracing) TRACE[us * NUM_PARAMS + i] += n;
 }
 
@@ -121,7 +128,7 @@ function addPieceSquares(board: Uint8Array): void {
   for (let sq = 0; sq < 64; sq++) {
     const piece = board[sq];
     if (piece === 0) continue;
-    us = piece >> 3;
+    colour(piece >> 3);
     const type = piece & 7;
     if (type !== KING) add(MATERIAL + type - 1, 1);
     add(pstOffset(type) + (us === WHITE ? sq : sq ^ 56), 1);
@@ -130,7 +137,7 @@ function addPieceSquares(board: Uint8Array): void {
 
 /** Knights, bishops, rooks, queens of colour c: mobility, king attacks, rook files, bishop pair, pawn threats. */
 function evalPieces(bb: Int32Array, kingSq: Int32Array, c: number, occLo: number, occHi: number): void {
-  us = c;
+  colour(c);
   const them = c ^ 1;
   const own = c << 3;
   const enemy = them << 3;
@@ -220,7 +227,7 @@ function evalPieces(bb: Int32Array, kingSq: Int32Array, c: number, occLo: number
  * passed pawns' base bonus. Records c's passed pawns in PASSERS.
  */
 function pawnStructure(bb: Int32Array, c: number): void {
-  us = c;
+  colour(c);
   const them = c ^ 1;
   const ownLo = bb[((c << 3) | PAWN) * 2];
   const ownHi = bb[((c << 3) | PAWN) * 2 + 1];
@@ -291,8 +298,7 @@ function pawnTerms(bb: Int32Array, kingSq: Int32Array): void {
   }
   const slot = pawnCacheSlot(wLo, wHi, bLo, bHi);
   if (pawnCacheHit(slot, wLo, wHi, bLo, bHi)) {
-    mg += PAWN_CACHE[slot + PC_MG];
-    eg += PAWN_CACHE[slot + PC_EG];
+    sum += PAWN_CACHE[slot + PC_PAWNS];
     // Passed pawns of both colours share one set: the colour of each is in the pawn sets.
     const pLo = PAWN_CACHE[slot + PC_PASSED_LO];
     const pHi = PAWN_CACHE[slot + PC_PASSED_HI];
@@ -301,16 +307,14 @@ function pawnTerms(bb: Int32Array, kingSq: Int32Array): void {
     PASSERS[2] = pLo & bLo;
     PASSERS[3] = pHi & bHi;
   } else {
-    const mg0 = mg;
-    const eg0 = eg;
+    const before = sum;
     pawnStructure(bb, WHITE);
     pawnStructure(bb, BLACK);
     PAWN_CACHE[slot] = wLo;
     PAWN_CACHE[slot + 1] = wHi;
     PAWN_CACHE[slot + 2] = bLo;
     PAWN_CACHE[slot + 3] = bHi;
-    PAWN_CACHE[slot + PC_MG] = mg - mg0;
-    PAWN_CACHE[slot + PC_EG] = eg - eg0;
+    PAWN_CACHE[slot + PC_PAWNS] = sum - before;
     PAWN_CACHE[slot + PC_PASSED_LO] = PASSERS[0] | PASSERS[2];
     PAWN_CACHE[slot + PC_PASSED_HI] = PASSERS[1] | PASSERS[3];
     PAWN_CACHE[slot + PC_KING] = -1;
@@ -318,24 +322,21 @@ function pawnTerms(bb: Int32Array, kingSq: Int32Array): void {
   }
   for (let c = 0; c < 2; c++) {
     const ksq = kingSq[c];
-    const s = slot + PC_SHELTER + 2 * c;
+    const s = slot + PC_SHELTER + c;
     if (PAWN_CACHE[slot + PC_KING + c] === ksq) {
-      mg += PAWN_CACHE[s];
-      eg += PAWN_CACHE[s + 1];
+      sum += PAWN_CACHE[s];
     } else {
-      const mg0 = mg;
-      const eg0 = eg;
+      const before = sum;
       kingShelter(bb, ksq, c);
       PAWN_CACHE[slot + PC_KING + c] = ksq;
-      PAWN_CACHE[s] = mg - mg0;
-      PAWN_CACHE[s + 1] = eg - eg0;
+      PAWN_CACHE[s] = sum - before;
     }
   }
 }
 
 /** Passed pawns of colour c, beyond their base bonus: free path, safe stop square, king distances. */
 function passedPawns(kingSq: Int32Array, c: number, occLo: number, occHi: number): void {
-  us = c;
+  colour(c);
   const them = c ^ 1;
   const ownKing = kingSq[c] * 64;
   const theirKing = kingSq[them] * 64;
@@ -374,7 +375,7 @@ function nearestAhead(lo: number, hi: number, c: number, kingRank: number): numb
 
 /** Pawn shelter of colour c's king on ksq: own pawns in front on its three files, and enemy pawns storming them. */
 function kingShelter(bb: Int32Array, ksq: number, c: number): void {
-  us = c;
+  colour(c);
   const kingRank = ksq >> 3;
   let kf = ksq & 7;
   if (kf < 1) kf = 1;
@@ -397,9 +398,9 @@ function kingShelter(bb: Int32Array, ksq: number, c: number): void {
 
 /** Pieces attacking the enemy king zone, counted in evalPieces: many together are worth more than the sum of single attacks. */
 function kingAttackers(): void {
-  us = WHITE;
+  colour(WHITE);
   add(KING_ATTACKERS + (ZONE_ATTACKERS[WHITE] < 7 ? ZONE_ATTACKERS[WHITE] : 7), 1);
-  us = BLACK;
+  colour(BLACK);
   add(KING_ATTACKERS + (ZONE_ATTACKERS[BLACK] < 7 ? ZONE_ATTACKERS[BLACK] : 7), 1);
 }
 
@@ -408,14 +409,10 @@ function evalWhite(pos: Position): number {
   const bb = pos.bb;
   const kingSq = pos.kingSq;
   const phase = pos.phase < MAX_PHASE ? pos.phase : MAX_PHASE;
+  sum = 0;
   if (tracing) {
     TRACE.fill(0);
-    mg = 0;
-    eg = 0;
     addPieceSquares(pos.board);
-  } else {
-    mg = pos.psqMg;
-    eg = pos.psqEg;
   }
   const occLo = bb[0] | bb[16];
   const occHi = bb[1] | bb[17];
@@ -445,8 +442,15 @@ function evalWhite(pos: Position): number {
   passedPawns(kingSq, BLACK, occLo, occHi);
   kingAttackers();
   // The side to move is a tempo up.
-  us = pos.side;
+  colour(pos.side);
   add(TEMPO, 1);
+
+  mg = unpackMg(sum);
+  eg = unpackEg(sum);
+  if (!tracing) {
+    mg += pos.psqMg;
+    eg += pos.psqEg;
+  }
 
   const drawn = insufficientMaterial(bb, phase);
   const scale = drawn ? 0 : endgameScale(bb, phase, eg > 0 ? WHITE : BLACK);

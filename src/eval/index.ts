@@ -1,7 +1,7 @@
 // The evaluation's public face: what the search, UCI and tuner use.
 
 import { NUM_PARAMS } from './layout.js';
-import { EG, MG } from './params.js';
+import { EG, MG, refreshPacked } from './params.js';
 import { clearPawnCache } from './pawn-cache.js';
 import { refreshPsqt } from './psqt.js';
 
@@ -20,6 +20,7 @@ export function setWeights(mg: ArrayLike<number>, eg: ArrayLike<number>): void {
     MG[i] = Math.round(mg[i]);
     EG[i] = Math.round(eg[i]);
   }
+  refreshPacked();
   refreshPsqt();
   clearPawnCache();
 }

@@ -1,13 +1,13 @@
 // A small cache of pawn-structure scores keyed by the exact pawn placement:
 // pawns move rarely, so most positions of a search share a few structures.
 // Each entry holds both colours' pawn sets (compared in full, so a hit is
-// never a collision), the structure's midgame and endgame sums, the passed
-// pawns found, and per colour the king square its pawn shelter was last
-// scored for with that score. Lives as long as the module; cleared when the
+// never a collision), the structure's score (packed midgame and endgame, as
+// evaluate.ts sums them), the passed pawns found, and per colour the king
+// square its pawn shelter was last scored for with that score. Lives as long as the module; cleared when the
 // weights change.
 
-// white lo, white hi, black lo, black hi, mg, eg, passed lo, passed hi,
-// king square per colour, shelter mg/eg per colour, 2 unused.
+// white lo, white hi, black lo, black hi, score, passed lo, passed hi,
+// king square per colour, shelter score per colour, 5 unused.
 const ENTRY = 16;
 const BITS = 13;
 const MASK = (1 << BITS) - 1;
@@ -15,14 +15,14 @@ const MASK = (1 << BITS) - 1;
 /** The entries, ENTRY int32s each. */
 export const PAWN_CACHE = new Int32Array((1 << BITS) * ENTRY);
 
-export const PC_MG = 4;
-export const PC_EG = 5;
-export const PC_PASSED_LO = 6;
-export const PC_PASSED_HI = 7;
+/** The pawn structure's score of both colours, packed. */
+export const PC_PAWNS = 4;
+export const PC_PASSED_LO = 5;
+export const PC_PASSED_HI = 6;
 /** King square of colour c whose shelter is stored: slot + PC_KING + c (-1 when none). */
-export const PC_KING = 8;
-/** Shelter midgame and endgame sums of colour c: slot + PC_SHELTER + 2 * c (+ 1). */
-export const PC_SHELTER = 10;
+export const PC_KING = 7;
+/** Shelter score of colour c, packed: slot + PC_SHELTER + c. */
+export const PC_SHELTER = 9;
 
 /** Index of the entry for these pawns (where it is, or where to store it). */
 export function pawnCacheSlot(wLo: number, wHi: number, bLo: number, bHi: number): number {
