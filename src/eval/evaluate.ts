@@ -11,8 +11,9 @@
 //
 // The terms are summed packed: one int32 holds mg + eg * 65536 (params.ts,
 // PACKED), so adding a term is one load and one addition; the two halves are
-// split once at the end (unpackMg/unpackEg). Each half stays far inside
-// ±32768, since material and placement are added only after the split.
+// split once at the end (unpackMg/unpackEg). Each half must stay within
+// ±32767: the fast path adds material and placement only after the split,
+// and the tracer's recount of them stays near ±10,000 even for nine queens.
 
 import {
   KING_ATTACKS,
