@@ -3,8 +3,8 @@
 // Each entry holds both colours' pawn sets (compared in full, so a hit is
 // never a collision), the structure's score (packed midgame and endgame, as
 // evaluate.ts sums them), the passed pawns found, and per colour the king
-// square its pawn shelter was last scored for with that score. Lives as long as the module; cleared when the
-// weights change.
+// square its pawn shelter was last scored for with that score. Lives as long
+// as the module; cleared when the weights change.
 
 // white lo, white hi, black lo, black hi, score, passed lo, passed hi,
 // king square per colour, shelter score per colour, 5 unused.

@@ -829,10 +829,12 @@ export class Searcher {
   }
 }
 
-/** Mate scores are stored relative to the node, not the root, so they stay true in other paths. */
-// The same arithmetic on every path: a branch that only mate scores reach
-// would have no type feedback when V8 optimizes the search, and deoptimize it
-// whenever the first mate score comes by.
+/**
+ * Mate scores are stored relative to the node, not the root, so they stay
+ * true in other paths. The same arithmetic runs on every path: a branch that
+ * only mate scores reach would have no type feedback when V8 optimizes the
+ * search, and would deoptimize it whenever the first mate score came by.
+ */
 function scoreToTT(score: number, ply: number): number {
   return score + mateSign(score) * ply;
 }
