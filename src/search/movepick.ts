@@ -115,9 +115,7 @@ export class MoveOrdering {
     const k2 = this.killers[ply * 2 + 1];
     const cs = this.counterSlot(pos);
     const counter = cs >= 0 ? this.counters[cs] : 0;
-    const hist = pos.side * 4096;
-    const row1 = cont1 * CONT_KEYS;
-    const row2 = cont2 * CONT_KEYS;
+    const side = pos.side;
     for (let i = start; i < end; i++) {
       const m = moves[i];
       if (m === ttMove) {
@@ -138,8 +136,7 @@ export class MoveOrdering {
       } else if (m === counter) {
         scores[i] = COUNTER_SCORE;
       } else {
-        const key = contKey(pos, m);
-        scores[i] = this.history[hist + (m & 4095)] + this.contHist[row1 + key] + this.contHist[row2 + key];
+        scores[i] = this.historyOf(side, m, contKey(pos, m), cont1, cont2);
       }
     }
   }
