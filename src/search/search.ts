@@ -518,6 +518,8 @@ export class Searcher {
     );
   }
 
+  // Negamax negates scores as `0 - x`, not `-x`: -0 would be a double, and V8
+  // would deoptimize the search and recompile its score arithmetic for doubles.
   private search(alpha: number, beta: number, depth: number, ply: number, cutNode: boolean): number {
     const pos = this.pos;
     const isPv = beta - alpha > 1;
@@ -583,7 +585,7 @@ export class Searcher {
         const r = 3 + (depth >> 2) + Math.min(3, ((staticEval - beta) / 200) | 0);
         this.contAt[ply] = NO_CONT;
         pos.makeNullMove();
-        const score = -this.search(-beta, -beta + 1, depth - r, ply + 1, !cutNode);
+        const score = 0 - this.search(0 - beta, 1 - beta, depth - r, ply + 1, !cutNode);
         pos.unmakeNullMove();
         if (this.stopped) return 0;
         if (score >= beta) return score >= MATE_BOUND ? beta : score;
@@ -683,7 +685,7 @@ export class Searcher {
 
       let score: number;
       if (moveCount === 1) {
-        score = -this.search(-beta, -alpha, newDepth, ply + 1, false);
+        score = 0 - this.search(0 - beta, 0 - alpha, newDepth, ply + 1, false);
       } else {
         // Late-move reductions: later moves in a well-ordered list are searched shallower first.
         let r = 0;
@@ -698,9 +700,9 @@ export class Searcher {
           r -= (this.ordering.historyOf(pos.side ^ 1, move, this.contAt[ply], cont1, cont2) / 12288) | 0;
           r = Math.max(0, Math.min(r, newDepth - 1));
         }
-        score = -this.search(-alpha - 1, -alpha, newDepth - r, ply + 1, true);
-        if (score > alpha && r > 0) score = -this.search(-alpha - 1, -alpha, newDepth, ply + 1, !cutNode);
-        if (score > alpha && score < beta) score = -this.search(-beta, -alpha, newDepth, ply + 1, false);
+        score = 0 - this.search(-alpha - 1, 0 - alpha, newDepth - r, ply + 1, true);
+        if (score > alpha && r > 0) score = 0 - this.search(-alpha - 1, 0 - alpha, newDepth, ply + 1, !cutNode);
+        if (score > alpha && score < beta) score = 0 - this.search(0 - beta, 0 - alpha, newDepth, ply + 1, false);
       }
       pos.unmakeMove();
       if (this.stopped) return 0;
@@ -810,7 +812,7 @@ export class Searcher {
       }
       this.contAt[ply] = contKey(pos, move);
       pos.makeMove(move);
-      const score = -this.qsearch(-beta, -alpha, ply + 1);
+      const score = 0 - this.qsearch(0 - beta, 0 - alpha, ply + 1);
       pos.unmakeMove();
       if (this.stopped) return 0;
       if (score > bestScore) {
