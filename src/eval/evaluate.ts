@@ -118,9 +118,13 @@ function colour(c: number): void {
   sign = c === WHITE ? 1 : -1;
 }
 
-/** Adds parameter i, earned n times by colour `us`. */
+/**
+ * Adds parameter i, earned n times by colour `us`. Math.imul, not `*`: an
+ * integer product is never -0 (0 * -1 is, in doubles), and a -0 makes V8
+ * deoptimize the evaluation and recompile it for doubles.
+ */
 function add(i: number, n: number): void {
-  sum += PACKED[i] * n * sign;
+  sum += Math.imul(PACKED[i], Math.imul(n, sign));
   if (tracing) TRACE[us * NUM_PARAMS + i] += n;
 }
 
@@ -461,8 +465,9 @@ function evalWhite(pos: Position): number {
     TRACE_INFO[2] = drawn ? 1 : 0;
   }
   if (drawn) return 0;
-  // Truncating division keeps the score exactly antisymmetric under colour flip.
-  return ((mg * phase * SCALE_NORMAL + eg * (MAX_PHASE - phase) * scale) / (MAX_PHASE * SCALE_NORMAL)) | 0;
+  // Truncating division keeps the score exactly antisymmetric under colour
+  // flip; Math.imul keeps the products integers (never -0, as in add()).
+  return ((Math.imul(mg, phase * SCALE_NORMAL) + Math.imul(eg, (MAX_PHASE - phase) * scale)) / (MAX_PHASE * SCALE_NORMAL)) | 0;
 }
 
 /** Static evaluation in centipawns from the side to move's point of view. Allocation-free. */
