@@ -16,6 +16,17 @@ export function popcount32(x: number): number {
   return Math.imul(x, 0x01010101) >>> 24;
 }
 
+/** Number of set bits in the pair (lo, hi): one final multiply for both halves. */
+export function popcount64(lo: number, hi: number): number {
+  lo = lo - ((lo >>> 1) & 0x55555555);
+  hi = hi - ((hi >>> 1) & 0x55555555);
+  lo = (lo & 0x33333333) + ((lo >>> 2) & 0x33333333);
+  hi = (hi & 0x33333333) + ((hi >>> 2) & 0x33333333);
+  // Each byte now counts at most 8 bits per half, so the halves' bytes can be added.
+  const x = ((lo + (lo >>> 4)) & 0x0f0f0f0f) + ((hi + (hi >>> 4)) & 0x0f0f0f0f);
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
 /** Index of the lowest set bit of a non-zero 32-bit value. */
 export function lsb32(x: number): number {
   return 31 - Math.clz32(x & -x);

@@ -21,7 +21,7 @@ import {
   PAWN_ATTACKS,
   SLIDER_ATTACKS,
   bishopIndex,
-  popcount32,
+  popcount64,
   rookIndex,
 } from '../board/bitboard.js';
 import type { Position } from '../board/position.js';
@@ -203,11 +203,11 @@ function evalPieces(bb: Int32Array, kingSq: Int32Array, c: number, occLo: number
         aLo = SLIDER_ATTACKS[r] | SLIDER_ATTACKS[b];
         aHi = SLIDER_ATTACKS[r + 1] | SLIDER_ATTACKS[b + 1];
       }
-      add(mob + popcount32(aLo & safeLo) + popcount32(aHi & safeHi), 1);
+      add(mob + popcount64(aLo & safeLo, aHi & safeHi), 1);
       // King attack: every square of the enemy king zone this piece hits.
       if (((aLo & zoneLo) | (aHi & zoneHi)) !== 0) {
         attackers++;
-        add(KING_ATTACK + type - KNIGHT, popcount32(aLo & zoneLo) + popcount32(aHi & zoneHi));
+        add(KING_ATTACK + type - KNIGHT, popcount64(aLo & zoneLo, aHi & zoneHi));
       }
       attLo |= aLo;
       attHi |= aHi;
@@ -219,11 +219,11 @@ function evalPieces(bb: Int32Array, kingSq: Int32Array, c: number, occLo: number
 
   // Two bishops cover both square colours.
   const bi = (own | BISHOP) * 2;
-  if (popcount32(bb[bi]) + popcount32(bb[bi + 1]) >= 2) add(BISHOP_PAIR, 1);
+  if (popcount64(bb[bi], bb[bi + 1]) >= 2) add(BISHOP_PAIR, 1);
   // Enemy pieces attacked by our pawns must move or be lost.
   const targetLo = bb[enemy * 2] & ~bb[(enemy | PAWN) * 2] & ~bb[(enemy | KING) * 2];
   const targetHi = bb[enemy * 2 + 1] & ~bb[(enemy | PAWN) * 2 + 1] & ~bb[(enemy | KING) * 2 + 1];
-  const threats = popcount32(targetLo & PAWN_ATT[c * 2]) + popcount32(targetHi & PAWN_ATT[c * 2 + 1]);
+  const threats = popcount64(targetLo & PAWN_ATT[c * 2], targetHi & PAWN_ATT[c * 2 + 1]);
   if (threats !== 0) add(PAWN_THREAT, threats);
 }
 
