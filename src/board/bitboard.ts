@@ -8,15 +8,7 @@ import { BISHOP_MAGICS, ROOK_MAGICS } from './magics.js';
 // indices 2*i and 2*i + 1 of an Int32Array (int32 reads stay small integers
 // in V8, unlike Uint32Array reads above 2^31).
 
-/** Number of set bits in a 32-bit value. */
-export function popcount32(x: number): number {
-  x = x - ((x >>> 1) & 0x55555555);
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  x = (x + (x >>> 4)) & 0x0f0f0f0f;
-  return Math.imul(x, 0x01010101) >>> 24;
-}
-
-/** Number of set bits in the pair (lo, hi): one final multiply for both halves. */
+/** Number of set bits in the pair (lo, hi), both halves counted at once (one final multiply). */
 export function popcount64(lo: number, hi: number): number {
   lo = lo - ((lo >>> 1) & 0x55555555);
   hi = hi - ((hi >>> 1) & 0x55555555);

@@ -14,7 +14,7 @@ import {
   hasSquare,
   lsb32,
   parseSquare,
-  popcount32,
+  popcount64,
   rookIndex,
   squareName,
 } from './bitboard.js';
@@ -598,7 +598,7 @@ export class Position {
 
   /** Number of pieces of the given code. */
   count(piece: number): number {
-    return popcount32(this.bb[piece * 2]) + popcount32(this.bb[piece * 2 + 1]);
+    return popcount64(this.bb[piece * 2], this.bb[piece * 2 + 1]);
   }
 
   /** Key of the current position as a 16-digit hex string (Polyglot key). */

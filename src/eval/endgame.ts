@@ -1,7 +1,7 @@
 // Drawish endgames: how much of the endgame score the stronger side keeps.
 // The evaluation multiplies its endgame part by scale / SCALE_NORMAL.
 
-import { popcount32 } from '../board/bitboard.js';
+import { popcount64 } from '../board/bitboard.js';
 import { BISHOP, KNIGHT, PAWN, QUEEN, ROOK } from '../board/types.js';
 import { LIGHT_HI, LIGHT_LO } from './tables.js';
 
@@ -12,7 +12,7 @@ export const SCALE_OCB = 64;
 export const SCALE_MINOR_UP = 16;
 
 function count(bb: Int32Array, piece: number): number {
-  return popcount32(bb[piece * 2]) + popcount32(bb[piece * 2 + 1]);
+  return popcount64(bb[piece * 2], bb[piece * 2 + 1]);
 }
 
 /** Non-pawn material in rough points (N, B 3; R 5; Q 9), for deciding drawishness only. */

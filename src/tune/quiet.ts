@@ -4,7 +4,7 @@
 // material-only capture search decides: quiet when no sequence of captures
 // (and promotions) gains anything over standing pat.
 
-import { popcount32 } from '../board/bitboard.js';
+import { popcount64 } from '../board/bitboard.js';
 import { generateMoves } from '../board/movegen.js';
 import type { Position } from '../board/position.js';
 import { MAX_MOVES } from '../board/types.js';
@@ -18,8 +18,8 @@ function material(pos: Position): number {
   const bb = pos.bb;
   let score = 0;
   for (let type = 1; type <= 5; type++) {
-    const w = popcount32(bb[type * 2]) + popcount32(bb[type * 2 + 1]);
-    const b = popcount32(bb[(8 | type) * 2]) + popcount32(bb[(8 | type) * 2 + 1]);
+    const w = popcount64(bb[type * 2], bb[type * 2 + 1]);
+    const b = popcount64(bb[(8 | type) * 2], bb[(8 | type) * 2 + 1]);
     score += VALUE[type] * (w - b);
   }
   return pos.side === 0 ? score : -score;

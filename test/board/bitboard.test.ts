@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lsb32, popcount32, popcount64 } from '../../src/board/bitboard.js';
+import { lsb32, popcount64 } from '../../src/board/bitboard.js';
 
 /** Set bits counted one at a time. */
 function slowCount(x: number): number {
@@ -19,8 +19,11 @@ describe('bit counting', () => {
     values.push(x | 0);
   }
 
-  it('popcount32 counts the set bits of a 32-bit value', () => {
-    for (const v of values) expect(popcount32(v)).toBe(slowCount(v));
+  it('popcount64 counts the set bits of either half alone', () => {
+    for (const v of values) {
+      expect(popcount64(v, 0)).toBe(slowCount(v));
+      expect(popcount64(0, v)).toBe(slowCount(v));
+    }
   });
 
   it('popcount64 counts the set bits of a (lo, hi) pair', () => {
