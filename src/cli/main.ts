@@ -9,6 +9,7 @@ import { isSearchWorker, runSearchWorker } from '../uci/search-worker.js';
 import { registerBookCommands } from '../book/cli.js';
 import { registerEngineCommands } from './engine-commands.js';
 import { registerPerftCommands } from './perft-commands.js';
+import { tuneV8 } from './v8-flags.js';
 
 const program = new Command('kestrel')
   .description('Kestrel, a UCI chess engine for Node.js. Without a command, it speaks UCI on stdin/stdout.')
@@ -20,6 +21,11 @@ registerBookCommands(program);
 
 // The search worker runs this same bundle; it must not parse arguments.
 // No arguments means UCI (checked before commander so that an unknown command is still an error).
-if (isSearchWorker()) runSearchWorker();
-else if (process.argv.length <= 2) await runUci();
-else await program.parseAsync();
+if (isSearchWorker()) {
+  runSearchWorker();
+} else {
+  // Before any search code runs; the flags hold for the whole process, workers included.
+  tuneV8();
+  if (process.argv.length <= 2) await runUci();
+  else await program.parseAsync();
+}
