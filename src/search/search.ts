@@ -700,8 +700,8 @@ export class Searcher {
           r -= (this.ordering.historyOf(pos.side ^ 1, move, this.contAt[ply], cont1, cont2) / 12288) | 0;
           r = Math.max(0, Math.min(r, newDepth - 1));
         }
-        score = 0 - this.search(-alpha - 1, 0 - alpha, newDepth - r, ply + 1, true);
-        if (score > alpha && r > 0) score = 0 - this.search(-alpha - 1, 0 - alpha, newDepth, ply + 1, !cutNode);
+        score = 0 - this.search(-1 - alpha, 0 - alpha, newDepth - r, ply + 1, true);
+        if (score > alpha && r > 0) score = 0 - this.search(-1 - alpha, 0 - alpha, newDepth, ply + 1, !cutNode);
         if (score > alpha && score < beta) score = 0 - this.search(0 - beta, 0 - alpha, newDepth, ply + 1, false);
       }
       pos.unmakeMove();
