@@ -28,6 +28,7 @@ import { DEFAULT_BENCH_DEPTH, runBench } from '../search/bench.js';
 import { SearchControl } from '../search/control.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
 import { Searcher } from '../search/search.js';
+import { WarmUp } from '../search/warmup.js';
 import type { HelperThreads } from '../search/threads.js';
 import { errorText, firstPvMove, loadPosition, type FromWorker, type PositionSpec, type SearchWorkerData, type ToWorker } from './messages.js';
 import { ThreadPool, runSearchHelper } from './thread-pool.js';
@@ -70,6 +71,7 @@ export function runSearchWorker(): void {
   const worker = new SearchWorker((message) => parentPort!.postMessage(message), data.hashMb, data.threads ?? 1);
   worker.listen();
   parentPort.postMessage({ type: 'ack', seq: data.bootSeq } satisfies FromWorker);
+  worker.warmUp();
 }
 
 class SearchWorker {
@@ -79,6 +81,8 @@ class SearchWorker {
   private readonly moves = new Int32Array(MAX_MOVES);
   /** The helper threads (none with Threads 1). */
   private readonly pool: ThreadPool;
+  /** Set by the first job: the warm-up, if still running, ends. */
+  private jobSeen = false;
 
   constructor(
     private readonly send: (message: FromWorker) => void,
@@ -101,7 +105,26 @@ class SearchWorker {
     parentPort!.on('message', (message: ToWorker) => this.handle(message));
   }
 
+  /**
+   * The JIT warm-up (warmup.ts), one position at a time so that messages are
+   * served in between (each position takes a few milliseconds); the first
+   * job ends it. It uses a small table of its own.
+   */
+  warmUp(): void {
+    const warm = new WarmUp();
+    const step = (): void => {
+      if (this.jobSeen) return;
+      let more = false;
+      this.guard('the warm-up', () => {
+        more = warm.step();
+      });
+      if (more) setImmediate(step);
+    };
+    setImmediate(step);
+  }
+
   private handle(message: ToWorker): void {
+    if (message.type === 'go' || message.type === 'perft' || message.type === 'bench') this.jobSeen = true;
     try {
       switch (message.type) {
         case 'hash':
