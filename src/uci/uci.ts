@@ -595,10 +595,12 @@ export class UciEngine {
       while ((this.job?.kind === 'go' || this.readyWaiters.length > 0) && performance.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 2));
       }
-      const left = this.job;
-      if (left !== null && left.kind === 'go') this.finish(left, null, null);
+      // An isready still waiting was sent before the job started (isready
+      // during a job is answered at once): its readyok comes first.
       this.readyWaiters.forEach(() => this.out.write('readyok'));
       this.readyWaiters = [];
+      const left = this.job;
+      if (left !== null && left.kind === 'go') this.finish(left, null, null);
       await this.out.flush(200);
     } catch {
       // Exit anyway.

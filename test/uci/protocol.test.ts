@@ -175,6 +175,17 @@ describe('responsiveness while searching', () => {
     expect(e.lines).toContain('readyok');
   }, 20000);
 
+  it('end of input right after isready and go: readyok, then bestmove', async () => {
+    const e = engine.track(new EngineProcess());
+    e.write('uci\nisready\nposition startpos\ngo depth 20\n');
+    e.close();
+    expect(await e.waitExit(5000)).toBe(0);
+    const ready = e.lines.indexOf('readyok');
+    const best = e.lines.findIndex((l) => BESTMOVE.test(l));
+    expect(ready).toBeGreaterThanOrEqual(0);
+    expect(best).toBeGreaterThan(ready);
+  }, 20000);
+
   it('quit right after a burst of commands still flushes every answer', async () => {
     const e = engine.track(new EngineProcess());
     e.write('uci\n' + 'd\n'.repeat(50) + 'isready\nquit\n');
