@@ -7,8 +7,9 @@
 // code away and compiles it again later. In a cold `bench` that happened
 // about 40 times (`node --trace-deopt`), and the search alone was compiled 8
 // times. Searching positions that take those branches first, to a small
-// depth, costs about 50 ms and spares most of that churn. `bench` counts this
-// time in its own; the search worker runs it once when it starts.
+// depth, takes under a tenth of a second and spares most of that churn.
+// `bench` counts this time in its own; the search worker runs the warm-up
+// once when it starts.
 
 import { Position } from '../board/position.js';
 import { SearchControl } from './control.js';
