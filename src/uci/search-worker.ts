@@ -107,15 +107,16 @@ class SearchWorker {
 
   /**
    * The JIT warm-up (warmup.ts), one position at a time so that messages are
-   * served in between (each position takes a few milliseconds); the first
-   * job ends it. It uses a small table of its own.
+   * served in between (each takes about ten milliseconds); the first job
+   * ends it. It uses a small table of its own.
    */
   warmUp(): void {
-    const warm = new WarmUp();
+    let warm: WarmUp | null = null;
     const step = (): void => {
       if (this.jobSeen) return;
       let more = false;
       this.guard('the warm-up', () => {
+        warm ??= new WarmUp();
         more = warm.step();
       });
       if (more) setImmediate(step);
