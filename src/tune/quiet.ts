@@ -4,7 +4,6 @@
 // material-only capture search decides: quiet when no sequence of captures
 // (and promotions) gains anything over standing pat.
 
-import { popcount64 } from '../board/bitboard.js';
 import { generateMoves } from '../board/movegen.js';
 import type { Position } from '../board/position.js';
 import { MAX_MOVES } from '../board/types.js';
@@ -15,13 +14,8 @@ const moves = new Int32Array((MAX_DEPTH + 1) * MAX_MOVES);
 
 /** Material balance from the side to move's point of view. */
 function material(pos: Position): number {
-  const bb = pos.bb;
   let score = 0;
-  for (let type = 1; type <= 5; type++) {
-    const w = popcount64(bb[type * 2], bb[type * 2 + 1]);
-    const b = popcount64(bb[(8 | type) * 2], bb[(8 | type) * 2 + 1]);
-    score += VALUE[type] * (w - b);
-  }
+  for (let type = 1; type <= 5; type++) score += VALUE[type] * (pos.count(type) - pos.count(8 | type));
   return pos.side === 0 ? score : -score;
 }
 
