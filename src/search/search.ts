@@ -20,13 +20,15 @@ import type { GoParams, SearchOptions } from './limits.js';
 import { MoveOrdering, NO_CONT, contKey, pickedExchange, isNoisy } from './movepick.js';
 import { helperSkipsDepth, type HelperThreads, type ThreadRole, type ThreadState } from './threads.js';
 import { computeTimeBudget } from './timeman.js';
-import { BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, TranspositionTable } from './tt.js';
+import { BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, TranspositionTable } from './tt.js';
 
 export const INFINITE = 31000;
 export const MATE = 30000;
 /** Scores beyond this are mates (in at most MAX_PLY plies). */
 export const MATE_BOUND = MATE - MAX_PLY;
 const NO_EVAL = 32001;
+/** Table depth of an entry that holds only a static evaluation: below quiescence's 0, replaced first. */
+const EVAL_ONLY_DEPTH = -1;
 
 export interface SearchResult {
   /** UCI move, or '0000' when there is no legal move. */
@@ -556,7 +558,7 @@ export class Searcher {
       ttMove = tt.move;
       ttEval = tt.eval;
       const ttScore = scoreFromTT(tt.score, ply);
-      if (!isPv && tt.depth >= depth && (tt.bound === BOUND_EXACT || (tt.bound === BOUND_LOWER ? ttScore >= beta : ttScore <= alpha))) {
+      if (!isPv && tt.depth >= depth && cutsOff(tt.bound, ttScore, alpha, beta)) {
         return ttScore;
       }
     }
@@ -565,8 +567,13 @@ export class Searcher {
     let staticEval: number;
     if (inCheck) {
       staticEval = NO_EVAL;
+    } else if (ttEval !== NO_EVAL) {
+      staticEval = ttEval;
     } else {
-      staticEval = ttEval !== NO_EVAL ? ttEval : evaluate(pos);
+      // Kept at once: many nodes return before their own store (pruned by
+      // reverse futility or the null move), and come back next iteration.
+      staticEval = evaluate(pos);
+      tt.store(pos.keyLo, pos.keyHi, 0, EVAL_ONLY_DEPTH, BOUND_NONE, 0, staticEval);
     }
     this.staticEval[ply] = staticEval;
     const improving = !inCheck && ply >= 2 && this.staticEval[ply - 2] !== NO_EVAL && staticEval > this.staticEval[ply - 2];
@@ -767,7 +774,7 @@ export class Searcher {
       ttEval = tt.eval;
       ttMove = tt.move;
       const ttScore = scoreFromTT(tt.score, ply);
-      if (!isPv && (tt.bound === BOUND_EXACT || (tt.bound === BOUND_LOWER ? ttScore >= beta : ttScore <= alpha))) return ttScore;
+      if (!isPv && cutsOff(tt.bound, ttScore, alpha, beta)) return ttScore;
     }
 
     let bestScore: number;
@@ -777,7 +784,10 @@ export class Searcher {
     } else {
       // Stand pat: the side to move can usually do at least as well as doing nothing.
       standPat = ttEval !== NO_EVAL ? ttEval : evaluate(pos);
-      if (standPat >= beta) return standPat;
+      if (standPat >= beta) {
+        if (ttEval === NO_EVAL) tt.store(pos.keyLo, pos.keyHi, 0, 0, BOUND_LOWER, scoreToTT(standPat, ply), standPat);
+        return standPat;
+      }
       if (standPat > alpha) alpha = standPat;
       bestScore = standPat;
     }
@@ -829,6 +839,11 @@ export class Searcher {
     tt.store(pos.keyLo, pos.keyHi, bestMove, 0, bound, scoreToTT(bestScore, ply), standPat === NO_EVAL ? 0 : standPat);
     return bestScore;
   }
+}
+
+/** Whether a table score with this bound settles a node searched with (alpha, beta). */
+function cutsOff(bound: number, score: number, alpha: number, beta: number): boolean {
+  return bound === BOUND_EXACT || (bound === BOUND_LOWER ? score >= beta : bound === BOUND_UPPER && score <= alpha);
 }
 
 /**
