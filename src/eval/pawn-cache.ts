@@ -24,13 +24,18 @@ export const PC_KING = 7;
 /** Shelter score of colour c, packed: slot + PC_SHELTER + c. */
 export const PC_SHELTER = 9;
 
-/** Index of the entry for these pawns (where it is, or where to store it). */
-export function pawnCacheSlot(wLo: number, wHi: number, bLo: number, bHi: number): number {
+/** A 32-bit hash of a pawn placement (white lo, hi, black lo, hi); its low bits are well mixed. */
+export function pawnHash(wLo: number, wHi: number, bLo: number, bHi: number): number {
   let h = Math.imul(wLo, 0x9e3779b1) ^ Math.imul(wHi, 0x85ebca77) ^ Math.imul(bLo, 0xc2b2ae3d) ^ Math.imul(bHi, 0x27d4eb2f);
   h ^= h >>> 15;
   h = Math.imul(h, 0x2c1b3c6d);
   h ^= h >>> 13;
-  return (h & MASK) * ENTRY;
+  return h;
+}
+
+/** Index of the entry for these pawns (where it is, or where to store it). */
+export function pawnCacheSlot(wLo: number, wHi: number, bLo: number, bHi: number): number {
+  return (pawnHash(wLo, wHi, bLo, bHi) & MASK) * ENTRY;
 }
 
 /** True when the entry at slot holds exactly these pawns. */

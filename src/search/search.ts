@@ -17,6 +17,7 @@ import { BISHOP, KNIGHT, MAX_MOVES, MAX_PLY, PAWN, QUEEN, ROOK, moveKind, moveTo
 import { evaluate } from '../eval/evaluate.js';
 import type { SearchControl } from './control.js';
 import type { GoParams, SearchOptions } from './limits.js';
+import { CorrectionHistory } from './correction.js';
 import { MoveOrdering, NO_CONT, contKey, pickedExchange, isNoisy } from './movepick.js';
 import { helperSkipsDepth, type HelperThreads, type ThreadRole, type ThreadState } from './threads.js';
 import { computeTimeBudget } from './timeman.js';
@@ -61,6 +62,7 @@ function wdl(score: number): string {
 export class Searcher {
   readonly tt: TranspositionTable;
   readonly ordering = new MoveOrdering();
+  readonly correction = new CorrectionHistory();
   private readonly moves = new Int32Array(MAX_PLY * MAX_MOVES);
   private readonly scores = new Int32Array(MAX_PLY * MAX_MOVES);
   /** Quiet moves tried at each ply (for history maluses). */
@@ -118,7 +120,13 @@ export class Searcher {
   /** Forgets everything learned: table and move-ordering statistics (`ucinewgame`). */
   clear(): void {
     this.tt.clear();
+    this.clearLearned();
+  }
+
+  /** Forgets the move-ordering statistics and the evaluation corrections, keeping the table. */
+  clearLearned(): void {
     this.ordering.clear();
+    this.correction.clear();
   }
 
   // ---------------------------------------------------------------------------
@@ -563,17 +571,21 @@ export class Searcher {
       }
     }
 
-    // Static evaluation, and whether it improved over our previous move.
-    let staticEval: number;
-    if (inCheck) {
-      staticEval = NO_EVAL;
-    } else if (ttEval !== NO_EVAL) {
-      staticEval = ttEval;
-    } else {
-      // Kept at once: many nodes return before their own store (pruned by
-      // reverse futility or the null move), and come back next iteration.
-      staticEval = evaluate(pos);
-      tt.store(pos.keyLo, pos.keyHi, 0, EVAL_ONLY_DEPTH, BOUND_NONE, 0, staticEval);
+    // Static evaluation (as the evaluation says it, and corrected by what
+    // searches of this pawn structure found), and whether it improved over
+    // our previous move.
+    let rawEval = NO_EVAL;
+    let staticEval = NO_EVAL;
+    if (!inCheck) {
+      if (ttEval !== NO_EVAL) {
+        rawEval = ttEval;
+      } else {
+        // Kept at once: many nodes return before their own store (pruned by
+        // reverse futility or the null move), and come back next iteration.
+        rawEval = evaluate(pos);
+        tt.store(pos.keyLo, pos.keyHi, 0, EVAL_ONLY_DEPTH, BOUND_NONE, 0, rawEval);
+      }
+      staticEval = this.correction.correct(pos, rawEval);
     }
     this.staticEval[ply] = staticEval;
     const improving = !inCheck && ply >= 2 && this.staticEval[ply - 2] !== NO_EVAL && staticEval > this.staticEval[ply - 2];
@@ -737,7 +749,18 @@ export class Searcher {
 
     const bound = bestScore >= beta ? BOUND_LOWER : bestScore > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
     if (!(isRoot && this.rootExcludedCount > 0)) {
-      tt.store(pos.keyLo, pos.keyHi, bestMove, depth, bound, scoreToTT(bestScore, ply), staticEval === NO_EVAL ? 0 : staticEval);
+      tt.store(pos.keyLo, pos.keyHi, bestMove, depth, bound, scoreToTT(bestScore, ply), rawEval === NO_EVAL ? 0 : rawEval);
+      // The evaluation's error, learnt where the result bounds it on the side
+      // that shows one (a fail-high below the eval says nothing), and not from
+      // captures, whose gain the evaluation is not meant to see.
+      if (
+        !inCheck &&
+        (bestMove === 0 || !isNoisy(pos, bestMove)) &&
+        Math.abs(bestScore) < MATE_BOUND &&
+        (bound === BOUND_EXACT || (bound === BOUND_LOWER ? bestScore > staticEval : bestScore < staticEval))
+      ) {
+        this.correction.update(pos, depth, bestScore, rawEval);
+      }
     }
     return bestScore;
   }
@@ -778,14 +801,16 @@ export class Searcher {
     }
 
     let bestScore: number;
+    let rawEval = NO_EVAL;
     let standPat = NO_EVAL;
     if (inCheck) {
       bestScore = -INFINITE;
     } else {
       // Stand pat: the side to move can usually do at least as well as doing nothing.
-      standPat = ttEval !== NO_EVAL ? ttEval : evaluate(pos);
+      rawEval = ttEval !== NO_EVAL ? ttEval : evaluate(pos);
+      standPat = this.correction.correct(pos, rawEval);
       if (standPat >= beta) {
-        if (ttEval === NO_EVAL) tt.store(pos.keyLo, pos.keyHi, 0, 0, BOUND_LOWER, scoreToTT(standPat, ply), standPat);
+        if (ttEval === NO_EVAL) tt.store(pos.keyLo, pos.keyHi, 0, 0, BOUND_LOWER, scoreToTT(standPat, ply), rawEval);
         return standPat;
       }
       if (standPat > alpha) alpha = standPat;
@@ -836,7 +861,7 @@ export class Searcher {
       }
     }
     const bound = bestScore >= beta ? BOUND_LOWER : bestScore > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
-    tt.store(pos.keyLo, pos.keyHi, bestMove, 0, bound, scoreToTT(bestScore, ply), standPat === NO_EVAL ? 0 : standPat);
+    tt.store(pos.keyLo, pos.keyHi, bestMove, 0, bound, scoreToTT(bestScore, ply), rawEval === NO_EVAL ? 0 : rawEval);
     return bestScore;
   }
 }

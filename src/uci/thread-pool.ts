@@ -157,7 +157,7 @@ export function runSearchHelper(data: SearchWorkerData): void {
   const noOutput = (): void => {};
   port.on('message', (m: ToHelper) => {
     if (m.type === 'clear') {
-      searcher?.ordering.clear();
+      searcher?.clearLearned();
       return;
     }
     const state = new ThreadState(m.state);

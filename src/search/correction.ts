@@ -1,0 +1,56 @@
+// Correction history: how far the static evaluation has been from what the
+// search then found, remembered per pawn structure and side to move.
+//
+// An evaluation misjudges some pawn structures the same way in every
+// position that has them (a weak pawn it does not see, a blocked centre it
+// overrates). After each node whose result says something about that error,
+// the table moves the structure's entry a little towards (search score -
+// static eval); the search adds the entry to the static evaluation it prunes
+// by (reverse futility, null move, futility, stand pat). Entries are in
+// 1/GRAIN centipawns and bounded, so a correction stays within ±MAX_CP.
+
+import type { Position } from '../board/position.js';
+import { PAWN } from '../board/types.js';
+import { pawnHash } from '../eval/pawn-cache.js';
+
+const BITS = 14;
+const SIZE = 1 << BITS;
+const GRAIN = 256;
+const MAX_CP = 64;
+const LIMIT = MAX_CP * GRAIN;
+/** The weight of a new result is min(depth + 1, MAX_WEIGHT) / WEIGHT_SCALE. */
+const WEIGHT_SCALE = 256;
+const MAX_WEIGHT = 16;
+
+export class CorrectionHistory {
+  /** Entry of (side to move, pawn structure): side * SIZE + hash. */
+  private readonly table = new Int32Array(2 * SIZE);
+
+  clear(): void {
+    this.table.fill(0);
+  }
+
+  /** The static evaluation `raw` of pos with its structure's correction. */
+  correct(pos: Position, raw: number): number {
+    return raw + ((this.table[slot(pos)] / GRAIN) | 0);
+  }
+
+  /**
+   * A node searched to `depth` scored `score` where the evaluation said
+   * `raw`: the entry moves towards the error, the more for a deeper search.
+   */
+  update(pos: Position, depth: number, score: number, raw: number): void {
+    const i = slot(pos);
+    const weight = Math.min(depth + 1, MAX_WEIGHT);
+    const target = Math.max(-LIMIT, Math.min(LIMIT, (score - raw) * GRAIN));
+    const entry = ((this.table[i] * (WEIGHT_SCALE - weight) + target * weight) / WEIGHT_SCALE) | 0;
+    this.table[i] = Math.max(-LIMIT, Math.min(LIMIT, entry));
+  }
+}
+
+/** Table index of pos: side to move and a hash of both sides' pawns. */
+function slot(pos: Position): number {
+  const bb = pos.bb;
+  const h = pawnHash(bb[PAWN * 2], bb[PAWN * 2 + 1], bb[(8 | PAWN) * 2], bb[(8 | PAWN) * 2 + 1]);
+  return pos.side * SIZE + (h & (SIZE - 1));
+}
