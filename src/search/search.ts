@@ -1,8 +1,9 @@
 // The search: iterative deepening over a fail-soft negamax alpha-beta with
 // principal variation search, aspiration windows, a transposition table and
 // quiescence search, plus the selectivity of modern engines (null move,
-// futility and late-move pruning, late-move reductions). MTD(f) is offered as
-// an alternative root driver. The Searcher runs inside a worker thread and
+// futility and late-move pruning, late-move reductions) and a static
+// evaluation corrected by what searches of the pawn structure found
+// (correction.ts). MTD(f) is offered as an alternative root driver. The Searcher runs inside a worker thread and
 // polls SearchControl for `stop` and `ponderhit`.
 //
 // Parallel search (Lazy SMP, see threads.ts): with Threads > 1 the searcher
@@ -117,7 +118,7 @@ export class Searcher {
     this.tt.resize(mb);
   }
 
-  /** Forgets everything learned: table and move-ordering statistics (`ucinewgame`). */
+  /** Forgets everything learned: table, move-ordering statistics and evaluation corrections (`ucinewgame`). */
   clear(): void {
     this.tt.clear();
     this.clearLearned();
