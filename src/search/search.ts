@@ -32,6 +32,8 @@ export const MATE_BOUND = MATE - MAX_PLY;
 const NO_EVAL = 32001;
 /** Table depth of an entry that holds only a static evaluation: below quiescence's 0, replaced first. */
 const EVAL_ONLY_DEPTH = -1;
+/** Singular extensions are tried from this depth on. */
+const SINGULAR_MIN_DEPTH = 8;
 
 export interface SearchResult {
   /** UCI move, or '0000' when there is no legal move. */
@@ -74,6 +76,8 @@ export class Searcher {
   private readonly staticEval = new Int32Array(MAX_PLY);
   /** Continuation key (movepick.ts) of the move being searched at each ply; NO_CONT for a null move. */
   private readonly contAt = new Int32Array(MAX_PLY);
+  /** The move a singular-extension search at each ply leaves out (0: none). */
+  private readonly excludedAt = new Int32Array(MAX_PLY);
   /** Root moves excluded from this search (earlier MultiPV lines, or not in searchmoves). */
   private readonly rootExcluded = new Int32Array(MAX_MOVES);
   private rootExcludedCount = 0;
@@ -560,17 +564,23 @@ export class Searcher {
       if (alpha >= beta) return alpha;
     }
 
-    // Transposition table.
+    // Transposition table. A singular-extension search of this position
+    // (excluded !== 0) asks another question than the entry answers: it
+    // neither cuts off on the entry nor stores its own result.
+    const excluded = this.excludedAt[ply];
     const tt = this.tt;
     let ttMove = 0;
     let ttEval = NO_EVAL;
+    let ttScore = 0;
+    let ttDepth = 0;
+    let ttBound = BOUND_NONE;
     if (tt.probe(pos.keyLo, pos.keyHi)) {
-      ttMove = tt.move;
       ttEval = tt.eval;
-      const ttScore = scoreFromTT(tt.score, ply);
-      if (!isPv && tt.depth >= depth && cutsOff(tt.bound, ttScore, alpha, beta)) {
-        return ttScore;
-      }
+      ttScore = scoreFromTT(tt.score, ply);
+      ttDepth = tt.depth;
+      ttBound = tt.bound;
+      ttMove = tt.move;
+      if (!isPv && excluded === 0 && ttDepth >= depth && cutsOff(ttBound, ttScore, alpha, beta)) return ttScore;
     }
 
     // Static evaluation (as the evaluation says it, and corrected by what
@@ -585,7 +595,7 @@ export class Searcher {
         // Kept at once: many nodes return before their own store (pruned by
         // reverse futility or the null move), and come back next iteration.
         rawEval = evaluate(pos);
-        tt.store(pos.keyLo, pos.keyHi, 0, EVAL_ONLY_DEPTH, BOUND_NONE, 0, rawEval);
+        if (excluded === 0) tt.store(pos.keyLo, pos.keyHi, 0, EVAL_ONLY_DEPTH, BOUND_NONE, 0, rawEval);
       }
       staticEval = this.correction.correct(pos, rawEval);
     }
@@ -595,7 +605,7 @@ export class Searcher {
     // Internal iterative reduction: without a hash move this node is probably not important.
     if (depth >= 4 && ttMove === 0 && !isRoot) depth--;
 
-    if (!isPv && !inCheck) {
+    if (!isPv && !inCheck && excluded === 0) {
       // Reverse futility: far above beta even with a margin per remaining ply.
       if (depth <= 8 && staticEval - 80 * (depth - (improving ? 1 : 0)) >= beta && Math.abs(beta) < MATE_BOUND) {
         return staticEval;
@@ -619,7 +629,7 @@ export class Searcher {
     const cont1 = ply >= 1 ? this.contAt[ply - 1] : NO_CONT;
     const cont2 = ply >= 2 ? this.contAt[ply - 2] : NO_CONT;
     // The hash move is tried before any move is generated: it often cuts off at once.
-    let ttMovePending = !isRoot && ttMove !== 0 && isPseudoLegal(pos, ttMove);
+    let ttMovePending = !isRoot && ttMove !== 0 && ttMove !== excluded && isPseudoLegal(pos, ttMove);
     let generated = false;
     let end = start;
     let next = start;
@@ -663,6 +673,7 @@ export class Searcher {
         if (move === ttMove && moveCount > 0 && !isRoot) continue; // searched already
       }
       if (isRoot && this.rootExcludedCount > 0 && this.isRootExcluded(move)) continue;
+      if (move === excluded) continue;
       const noisy = isNoisy(pos, move);
       if (skipQuiets && !noisy) continue;
 
@@ -690,6 +701,33 @@ export class Searcher {
         this.emit(`info depth ${depth} currmove ${moveToUci(pos, move)} currmovenumber ${moveCount + 1}`);
       }
 
+      // Singular extension: when the hash move is the only one that reaches
+      // the table's score (every other move, searched shallower, fails low
+      // against a bar below it), it is searched one ply deeper. When even
+      // without it the search fails high above beta, several moves refute
+      // this node: it is cut off (multi-cut). And when the table's score
+      // was already above beta but others are not far behind, the hash
+      // move is searched one ply shallower.
+      let extension = 0;
+      if (
+        fromTT &&
+        depth >= SINGULAR_MIN_DEPTH &&
+        excluded === 0 &&
+        ttDepth >= depth - 3 &&
+        (ttBound === BOUND_LOWER || ttBound === BOUND_EXACT) &&
+        Math.abs(ttScore) < MATE_BOUND &&
+        ply < 2 * this.rootDepth
+      ) {
+        const singularBeta = ttScore - depth;
+        this.excludedAt[ply] = move;
+        const score = this.search(singularBeta - 1, singularBeta, (depth - 1) >> 1, ply, cutNode);
+        this.excludedAt[ply] = 0;
+        if (this.stopped) return 0;
+        if (score < singularBeta) extension = 1;
+        else if (singularBeta >= beta) return singularBeta;
+        else if (ttScore >= beta) extension = -1;
+      }
+
       this.contAt[ply] = contKey(pos, move);
       pos.makeMove(move);
       if (fromTT && pos.isAttacked(pos.kingSq[pos.side ^ 1], pos.side)) {
@@ -702,7 +740,7 @@ export class Searcher {
       moveCount++;
       if (!noisy && quietCount < 64) this.quietsTried[quietBase + quietCount++] = move;
       // Check extension: do not let a forcing sequence vanish past the horizon.
-      const newDepth = depth - 1 + (givesCheck ? 1 : 0);
+      const newDepth = depth - 1 + (extension !== 0 ? extension : givesCheck ? 1 : 0);
 
       let score: number;
       if (moveCount === 1) {
@@ -750,7 +788,7 @@ export class Searcher {
     }
 
     const bound = bestScore >= beta ? BOUND_LOWER : bestScore > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
-    if (!(isRoot && this.rootExcludedCount > 0)) {
+    if (!(isRoot && this.rootExcludedCount > 0) && excluded === 0) {
       tt.store(pos.keyLo, pos.keyHi, bestMove, depth, bound, scoreToTT(bestScore, ply), rawEval === NO_EVAL ? 0 : rawEval);
       // The evaluation's error, learnt where the result bounds it on the side
       // that shows one (a fail-high below the eval says nothing), and not from
