@@ -2,9 +2,12 @@
 // `bm` (best move) / `am` (avoid move) operations for a fixed time and counts
 // the positions where the engine's move is a best move (and no avoid move).
 //
-//   npx tsx bench/tactics.ts ../shared/data/tactical/wac.epd [--ms 1000] [--hash 16] [--limit n]
+//   npx tsx bench/tactics.ts ../shared/data/tactical/wac.epd [--ms 1000 | --nodes n] [--hash 16] [--limit n]
 //
 // Positions are searched one after another with a fresh table, single-threaded.
+// With --nodes each search stops after that many nodes instead of a time:
+// the result is then the same on every machine and every run, so two builds
+// can be compared on a busy machine.
 
 import { readFileSync } from 'node:fs';
 import { parseSan } from '../src/board/san.js';
@@ -21,10 +24,12 @@ const option = (name: string, fallback: number): number => {
 };
 const file = args.find((a, i) => !a.startsWith('--') && (i === 0 || !args[i - 1].startsWith('--')));
 if (file === undefined) {
-  console.error('usage: tactics.ts <suite.epd> [--ms 1000] [--hash 16] [--limit n]');
+  console.error('usage: tactics.ts <suite.epd> [--ms 1000 | --nodes n] [--hash 16] [--limit n]');
   process.exit(2);
 }
 const ms = option('--ms', 1000);
+const nodes = option('--nodes', 0);
+const limits = nodes > 0 ? { nodes } : { movetime: ms };
 const limit = option('--limit', Infinity);
 
 /** The moves listed after an EPD operation like `bm Qg6 Rxb2;`. */
@@ -45,12 +50,12 @@ for (const line of lines) {
   const best = operation(line, 'bm').map((san) => parseSan(pos, san));
   const avoid = operation(line, 'am').map((san) => parseSan(pos, san));
   searcher.clear();
-  const result = searcher.go(pos, { movetime: ms, infinite: false, ponder: false, searchmoves: [] }, { ...DEFAULT_SEARCH_OPTIONS, moveOverhead: 0 }, new SearchControl(), () => {});
+  const result = searcher.go(pos, { ...limits, infinite: false, ponder: false, searchmoves: [] }, { ...DEFAULT_SEARCH_OPTIONS, moveOverhead: 0 }, new SearchControl(), () => {});
   const played = parseUciMove(pos, result.bestMove);
   const ok = (best.length === 0 || best.includes(played)) && !avoid.includes(played);
   if (ok) solved++;
   else failed.push(`${id} (played ${result.bestMove}, expected ${operation(line, 'bm').join(' ') || 'not ' + operation(line, 'am').join(' ')})`);
 }
 const seconds = (performance.now() - t0) / 1000;
-console.log(`Solved ${solved} of ${lines.length} at ${ms} ms per position (${seconds.toFixed(0)} s in all)`);
+console.log(`Solved ${solved} of ${lines.length} at ${nodes > 0 ? `${nodes} nodes` : `${ms} ms`} per position (${seconds.toFixed(0)} s in all)`);
 if (failed.length > 0) console.log(`Not solved: ${failed.join(', ')}`);
