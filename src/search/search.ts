@@ -1,11 +1,11 @@
 // The search: iterative deepening over a fail-soft negamax alpha-beta with
 // principal variation search, aspiration windows, a transposition table and
 // quiescence search, plus the selectivity of modern engines (null move,
-// futility and late-move pruning, late-move reductions) and a static
-// evaluation corrected by what searches of the pawn structure found
-// (correction.ts). MTD(f) is offered as an alternative root driver. The
-// Searcher runs inside a worker thread and polls SearchControl for `stop`
-// and `ponderhit`.
+// futility and late-move pruning, late-move reductions, singular
+// extensions) and a static evaluation corrected by what searches of the
+// pawn structure found (correction.ts). MTD(f) is offered as an alternative
+// root driver. The Searcher runs inside a worker thread and polls
+// SearchControl for `stop` and `ponderhit`.
 //
 // Parallel search (Lazy SMP, see threads.ts): with Threads > 1 the searcher
 // of the search worker is the main one (its ThreadRole names its helpers);
