@@ -11,9 +11,22 @@ import { loadPosition, type PositionSpec } from './messages.js';
 
 const MATE = 1_000_000;
 
-/** The best of `allowed` (UCI moves, legal in spec) by a two-ply static look; '0000' when empty. */
-export function emergencyMove(spec: PositionSpec, allowed: string[]): string {
-  if (allowed.length === 0) return '0000';
+/** The emergency look's choice: the move, and its score for the side to move (centipawns, or MATE when it mates); null if unknown. */
+export interface EmergencyChoice {
+  move: string;
+  score: number | null;
+}
+
+/** The `info` line that reports an emergency choice, so that a bestmove is never without one; null when there is no move. */
+export function emergencyInfo(choice: EmergencyChoice): string | null {
+  if (choice.move === '0000') return null;
+  const score = choice.score === null ? 'cp 0' : choice.score >= MATE ? 'mate 1' : `cp ${Math.max(-20000, Math.min(20000, choice.score))}`;
+  return `info depth 2 score ${score} pv ${choice.move}`;
+}
+
+/** The best of `allowed` (UCI moves, legal in spec) by a two-ply static look; move '0000' when empty. */
+export function emergencyMove(spec: PositionSpec, allowed: string[]): EmergencyChoice {
+  if (allowed.length === 0) return { move: '0000', score: null };
   try {
     const pos = new Position();
     loadPosition(pos, spec);
@@ -44,8 +57,8 @@ export function emergencyMove(spec: PositionSpec, allowed: string[]): string {
         best = name;
       }
     }
-    return best;
+    return { move: best, score: Number.isFinite(bestScore) ? bestScore : null };
   } catch {
-    return allowed[0];
+    return { move: allowed[0], score: null };
   }
 }

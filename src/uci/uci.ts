@@ -10,7 +10,8 @@
 //     worker has applied the Hash / Clear Hash / ucinewgame sent before it;
 //   - each `go` gets exactly one bestmove, and nothing of that search is
 //     printed after it; if the search fails, hangs or overruns its time, a
-//     legal fallback move is played (the best line's first move if known);
+//     legal fallback move is played (the best line's first move if known,
+//     else a two-ply look's choice, printed as an info line of its own);
 //   - Hash, Clear Hash and ucinewgame sent during a search are applied when
 //     the search ends (the worker handles messages one at a time);
 //   - `go` while a job runs is refused with an info string;
@@ -28,7 +29,7 @@ import { SearchControl } from '../search/control.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
 import { BookController } from '../book/uci-book.js';
 import { boardDiagram } from './board-display.js';
-import { emergencyMove } from './fallback.js';
+import { emergencyInfo, emergencyMove } from './fallback.js';
 import { parseGo } from './go-params.js';
 import { WorkerHost } from './host.js';
 import { errorText, firstPvMove, type FromWorker, type PositionSpec, type SearchWorkerData } from './messages.js';
@@ -503,9 +504,17 @@ export class UciEngine {
     this.finish(job, best, null);
   }
 
-  /** The move played for a search that cannot answer: its best line's first move, else a quick look. */
+  /**
+   * The move played for a search that cannot answer: its best line's first
+   * move, else a quick look, whose result is printed as an `info` line (every
+   * bestmove follows one).
+   */
   private fallback(job: Job): string {
-    return job.lastPvMove ?? emergencyMove(job.position, job.allowed);
+    if (job.lastPvMove !== null) return job.lastPvMove;
+    const choice = emergencyMove(job.position, job.allowed);
+    const info = emergencyInfo(choice);
+    if (info !== null) this.out.write(info);
+    return choice.move;
   }
 
   /** Ends the current job: prints bestmove for a search (bestMove null: the fallback). Nothing of it is printed afterwards. */

@@ -22,7 +22,8 @@ export class Searcher {
     void params;
     void options;
     const mode = process.env.KESTREL_FAKE;
-    emit('info depth 1 score cp 0 pv g1f3 g8f6');
+    // 'mute' hangs without a line: the UCI layer has no move of the search's to fall back on.
+    if (mode !== 'mute') emit('info depth 1 score cp 0 pv g1f3 g8f6');
     const spin = (ms: number): void => {
       const t = Date.now();
       while (Date.now() - t < ms) {
@@ -37,6 +38,7 @@ export class Searcher {
       case 'badponder':
         return { bestMove: 'e2e4', ponderMove: 'e2e4' };
       case 'hang':
+      case 'mute':
         spin(6000);
         break;
       case 'exit':

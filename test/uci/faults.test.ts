@@ -141,6 +141,17 @@ describe('a misbehaving search', () => {
     expect(performance.now() - t0).toBeLessThan(1000);
   }, 20000);
 
+  it('overruns its clock before any line: the fallback look is reported as an info line before bestmove', async () => {
+    const e = await fake('mute');
+    e.send('position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1');
+    e.send('go wtime 1000 btime 1000');
+    const lines = await e.collectUntil(BESTMOVE, 3000);
+    const info = lines.filter((l) => l.startsWith('info') && !l.startsWith('info string'));
+    expect(info).toEqual(['info depth 2 score mate 1 pv a1a8']);
+    expect(lines).toContain('info string error: the search overran its time; playing a1a8');
+    expect(lines[lines.length - 1]).toBe('bestmove a1a8');
+  }, 20000);
+
   it('quit while the search hangs still exits at once with code 0', async () => {
     const e = await fake('hang');
     e.send('go infinite');

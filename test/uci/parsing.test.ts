@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Position } from '../../src/board/position.js';
 import { checkers, boardDiagram } from '../../src/uci/board-display.js';
 import { MAX_DEPTH, parseGo } from '../../src/uci/go-params.js';
-import { emergencyMove } from '../../src/uci/fallback.js';
+import { emergencyInfo, emergencyMove } from '../../src/uci/fallback.js';
 import { firstPvMove } from '../../src/uci/messages.js';
 import { OptionValues, optionLines } from '../../src/uci/options.js';
 import { Output, type LineSink } from '../../src/uci/output.js';
@@ -144,10 +144,18 @@ describe('d', () => {
 describe('emergencyMove', () => {
   it('takes a mate in one, or a free queen, and respects the allowed list', () => {
     const mate = { fen: '6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1', moves: [], chess960: false };
-    expect(emergencyMove(mate, ['a1a2', 'a1a8', 'g1f1'])).toBe('a1a8');
-    expect(emergencyMove(mate, ['a1a2', 'g1f1'])).not.toBe('a1a8');
+    expect(emergencyMove(mate, ['a1a2', 'a1a8', 'g1f1']).move).toBe('a1a8');
+    expect(emergencyMove(mate, ['a1a2', 'g1f1']).move).not.toBe('a1a8');
     const queen = { fen: '4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1', moves: [], chess960: false };
-    expect(emergencyMove(queen, ['d2d1', 'd2d5', 'e1f1'])).toBe('d2d5');
-    expect(emergencyMove(queen, [])).toBe('0000');
+    expect(emergencyMove(queen, ['d2d1', 'd2d5', 'e1f1']).move).toBe('d2d5');
+    expect(emergencyMove(queen, []).move).toBe('0000');
+  });
+
+  it('reports its choice as an info line with a score and a one-move pv', () => {
+    const mate = { fen: '6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1', moves: [], chess960: false };
+    expect(emergencyInfo(emergencyMove(mate, ['a1a2', 'a1a8']))).toBe('info depth 2 score mate 1 pv a1a8');
+    const queen = { fen: '4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1', moves: [], chess960: false };
+    expect(emergencyInfo(emergencyMove(queen, ['d2d5']))).toMatch(/^info depth 2 score cp \d+ pv d2d5$/);
+    expect(emergencyInfo({ move: '0000', score: null })).toBeNull();
   });
 });
