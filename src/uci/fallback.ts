@@ -17,7 +17,11 @@ export interface EmergencyChoice {
   score: number | null;
 }
 
-/** The `info` line that reports an emergency choice, so that a bestmove is never without one; null when there is no move. */
+/**
+ * The `info` line that reports an emergency choice, so that a bestmove is
+ * never without one (an unknown score, after an error, shows as cp 0); null
+ * when there is no move.
+ */
 export function emergencyInfo(choice: EmergencyChoice): string | null {
   if (choice.move === '0000') return null;
   const score = choice.score === null ? 'cp 0' : choice.score >= MATE ? 'mate 1' : `cp ${Math.max(-20000, Math.min(20000, choice.score))}`;
