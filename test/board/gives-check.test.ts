@@ -25,7 +25,8 @@ describe('givesCheck', () => {
     let moves = 0;
     for (const fen of suiteFens('perft/perftsuite.epd')) moves += checkAll(new Position(fen), 3);
     expect(moves).toBeGreaterThan(500000);
-  });
+    // Half a million moves: a few seconds on a slow machine, more when it is busy.
+  }, 60000);
 
   it('sees discovered checks, checks by promotion and checks along a line the moving piece opens', () => {
     // Bishop moves off the e-file: the rook behind it checks (discovery).

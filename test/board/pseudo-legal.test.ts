@@ -43,5 +43,6 @@ describe('isPseudoLegal', () => {
         pos.makeMove(list[random(end)]);
       }
     }
-  });
+    // Every move code over many positions: seconds on a slow machine, more when it is busy.
+  }, 60000);
 });
