@@ -9,8 +9,8 @@
 // the result is then the same on every machine and every run, so two builds
 // can be compared on a busy machine.
 
-import { readFileSync } from 'node:fs';
 import { parseSan } from '../src/board/san.js';
+import { readEpdSuite } from './epd.js';
 import { Position } from '../src/board/position.js';
 import { parseUciMove } from '../src/board/notation.js';
 import { SearchControl } from '../src/search/control.js';
@@ -32,30 +32,22 @@ const nodes = option('--nodes', 0);
 const limits = nodes > 0 ? { nodes } : { movetime: ms };
 const limit = option('--limit', Infinity);
 
-/** The moves listed after an EPD operation like `bm Qg6 Rxb2;`. */
-function operation(line: string, op: string): string[] {
-  const m = new RegExp(`\\b${op} ([^;]+);`).exec(line);
-  return m === null ? [] : m[1].trim().split(/\s+/);
-}
-
 const searcher = new Searcher(option('--hash', 16));
-const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').slice(0, limit);
+const problems = readEpdSuite(file, limit);
 let solved = 0;
 const failed: string[] = [];
 const t0 = performance.now();
-for (const line of lines) {
-  const fen = line.split(/\s+/).slice(0, 4).join(' ');
-  const id = /id "([^"]*)"/.exec(line)?.[1] ?? fen;
-  const pos = new Position(fen);
-  const best = operation(line, 'bm').map((san) => parseSan(pos, san));
-  const avoid = operation(line, 'am').map((san) => parseSan(pos, san));
+for (const problem of problems) {
+  const pos = new Position(problem.fen);
+  const best = problem.best.map((san) => parseSan(pos, san));
+  const avoid = problem.avoid.map((san) => parseSan(pos, san));
   searcher.clear();
   const result = searcher.go(pos, { ...limits, infinite: false, ponder: false, searchmoves: [] }, { ...DEFAULT_SEARCH_OPTIONS, moveOverhead: 0 }, new SearchControl(), () => {});
   const played = parseUciMove(pos, result.bestMove);
   const ok = (best.length === 0 || best.includes(played)) && !avoid.includes(played);
   if (ok) solved++;
-  else failed.push(`${id} (played ${result.bestMove}, expected ${operation(line, 'bm').join(' ') || 'not ' + operation(line, 'am').join(' ')})`);
+  else failed.push(`${problem.id} (played ${result.bestMove}, expected ${problem.best.join(' ') || 'not ' + problem.avoid.join(' ')})`);
 }
 const seconds = (performance.now() - t0) / 1000;
-console.log(`Solved ${solved} of ${lines.length} at ${nodes > 0 ? `${nodes} nodes` : `${ms} ms`} per position (${seconds.toFixed(0)} s in all)`);
+console.log(`Solved ${solved} of ${problems.length} at ${nodes > 0 ? `${nodes} nodes` : `${ms} ms`} per position (${seconds.toFixed(0)} s in all)`);
 if (failed.length > 0) console.log(`Not solved: ${failed.join(', ')}`);
