@@ -18,6 +18,8 @@ const KILLER_1_SCORE = 1 << 27;
 const KILLER_2_SCORE = KILLER_1_SCORE - 1;
 const COUNTER_SCORE = KILLER_1_SCORE - 2;
 const BAD_NOISY_SCORE = -(1 << 28);
+/** Keeps a noisy move's score above GOOD_NOISY_SCORE whatever its capture history. */
+const NOISY_HISTORY_OFFSET = 16384;
 /** Below this, a score is a capture that pick() found to lose material. */
 const BAD_NOISY_LIMIT = -(1 << 27);
 /** History scores stay within ±HISTORY_MAX. */
@@ -41,6 +43,13 @@ export function isCapture(pos: Position, move: number): boolean {
 /** Captures and promotions: the moves quiescence search looks at. */
 export function isNoisy(pos: Position, move: number): boolean {
   return moveKind(move) >= 4 || isCapture(pos, move);
+}
+
+/** Index into captureHist of a noisy move in pos, before it is played. */
+export function captureKey(pos: Position, move: number): number {
+  const kind = moveKind(move);
+  const victim = kind === EN_PASSANT ? PAWN : kind === CASTLE ? 0 : pos.board[moveTo(move)] & 7;
+  return pos.board[move & 63] * 512 + moveTo(move) * 8 + victim;
 }
 
 /**
@@ -67,17 +76,27 @@ export class MoveOrdering {
    * take two moves). Row NO_CONT is never written.
    */
   readonly contHist = new Int16Array((CONT_KEYS + 1) * CONT_KEYS);
+  /**
+   * Capture history: how often a capture (or promotion) by this piece on this
+   * square of this kind of victim caused a cutoff, indexed by
+   * captureKey(): piece * 512 + to * 8 + victim type. It orders captures of
+   * the same victim, and lifts a capture that keeps refuting above a
+   * slightly bigger victim.
+   */
+  readonly captureHist = new Int16Array(16 * 64 * 8);
 
   clear(): void {
     this.killers.fill(0);
     this.counters.fill(0);
     this.history.fill(0);
     this.contHist.fill(0);
+    this.captureHist.fill(0);
   }
 
   /** Ages history between searches so that old lessons weigh less. */
   age(): void {
     for (let i = 0; i < this.history.length; i++) this.history[i] >>= 1;
+    for (let i = 0; i < this.captureHist.length; i++) this.captureHist[i] >>= 1;
     this.killers.fill(0);
   }
 
@@ -127,8 +146,12 @@ export class MoveOrdering {
       const victim = kind === EN_PASSANT ? PAWN : kind === CASTLE ? 0 : board[to] & 7;
       if (victim !== 0 || kind >= 4) {
         // MVV-LVA; queen promotions rank with captures, under-promotions last among them.
+        // Capture history (±HISTORY_MAX) weighs half: it reorders captures of
+        // similar victims, never a pawn above a rook.
         const promoBonus = kind === PROMO_QUEEN ? SEE_VALUE[5] : kind >= 4 ? -2000 : 0;
-        scores[i] = GOOD_NOISY_SCORE + SEE_VALUE[victim] * 8 + promoBonus - (board[m & 63] & 7);
+        scores[i] =
+          GOOD_NOISY_SCORE + NOISY_HISTORY_OFFSET + SEE_VALUE[victim] * 8 + promoBonus +
+          (this.captureHist[board[m & 63] * 512 + to * 8 + victim] >> 3) - (board[m & 63] & 7);
       } else if (m === k1) {
         scores[i] = KILLER_1_SCORE;
       } else if (m === k2) {
@@ -196,6 +219,24 @@ export class MoveOrdering {
       if (q === move) continue;
       this.updateHistory(base + (q & 4095), -bonus);
       this.updateCont(cont1, cont2, contKey(pos, q), -bonus);
+    }
+  }
+
+  /**
+   * A beta cutoff at this node: the noisy move that caused it (0 for a quiet
+   * one) gains capture history, the noisy moves tried before it lose some.
+   */
+  updateCaptureCutoff(pos: Position, move: number, depth: number, tried: Int32Array, triedStart: number, triedCount: number): void {
+    const bonus = Math.min(depth * depth * 16 + depth * 32, 1600);
+    if (move !== 0) {
+      const k = captureKey(pos, move);
+      this.captureHist[k] = gravity(this.captureHist[k], bonus);
+    }
+    for (let i = 0; i < triedCount; i++) {
+      const q = tried[triedStart + i];
+      if (q === move) continue;
+      const k = captureKey(pos, q);
+      this.captureHist[k] = gravity(this.captureHist[k], -bonus);
     }
   }
 

@@ -71,6 +71,8 @@ export class Searcher {
   private readonly scores = new Int32Array(MAX_PLY * MAX_MOVES);
   /** Quiet moves tried at each ply (for history maluses). */
   private readonly quietsTried = new Int32Array(MAX_PLY * 64);
+  /** Noisy moves tried at each ply (for capture-history maluses). */
+  private readonly noisyTried = new Int32Array(MAX_PLY * 32);
   private readonly pvTable = new Int32Array(MAX_PLY * MAX_PLY);
   private readonly pvLength = new Int32Array(MAX_PLY);
   private readonly staticEval = new Int32Array(MAX_PLY);
@@ -639,6 +641,7 @@ export class Searcher {
     let bestMove = 0;
     let moveCount = 0;
     let quietCount = 0;
+    let noisyCount = 0;
     let skipQuiets = false;
     let futileQuiets = false;
     const quietBase = ply * 64;
@@ -739,6 +742,7 @@ export class Searcher {
       const givesCheck = pos.inCheck();
       moveCount++;
       if (!noisy && quietCount < 64) this.quietsTried[quietBase + quietCount++] = move;
+      else if (noisy && noisyCount < 32) this.noisyTried[ply * 32 + noisyCount++] = move;
       // Check extension: do not let a forcing sequence vanish past the horizon.
       const newDepth = depth - 1 + (extension !== 0 ? extension : givesCheck ? 1 : 0);
 
@@ -774,6 +778,7 @@ export class Searcher {
           this.updatePv(ply, move);
           if (score >= beta) {
             if (!noisy) this.ordering.updateQuietCutoff(pos, move, ply, depth, this.quietsTried, quietBase, quietCount, cont1, cont2);
+            this.ordering.updateCaptureCutoff(pos, noisy ? move : 0, depth, this.noisyTried, ply * 32, noisyCount);
             break;
           }
           alpha = score;
