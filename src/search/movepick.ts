@@ -1,12 +1,13 @@
 // Move ordering. Moves are generated once per node and scored in classes,
 // then picked best-first with a lazy selection sort:
 //   1. the transposition-table move
-//   2. good captures and promotions, most valuable victim / least valuable attacker first
+//   2. good captures and promotions, most valuable victim / least valuable
+//      attacker first, nudged by capture history (see captureHist)
 //   3. the two killer moves of this ply, then the counter-move to the opponent's last move
 //   4. quiet moves by history score: the butterfly table (side, from, to)
 //      plus the continuation tables of the last two moves (see contHist)
 //   5. captures that lose material by static exchange (found lazily, when picked)
-// The learned tables (killers, counter-moves, history) live here too.
+// The learned tables (killers, counter-moves, histories) live here too.
 
 import type { Position } from '../board/position.js';
 import { SEE_VALUE, seeGE } from '../board/see.js';
@@ -79,9 +80,7 @@ export class MoveOrdering {
   /**
    * Capture history: how often a capture (or promotion) by this piece on this
    * square of this kind of victim caused a cutoff, indexed by
-   * captureKey(): piece * 512 + to * 8 + victim type. It orders captures of
-   * the same victim, and lifts a capture that keeps refuting above a
-   * slightly bigger victim.
+   * captureKey(): piece * 512 + to * 8 + victim type (see score()).
    */
   readonly captureHist = new Int16Array(16 * 64 * 8);
 
@@ -146,8 +145,10 @@ export class MoveOrdering {
       const victim = kind === EN_PASSANT ? PAWN : kind === CASTLE ? 0 : board[to] & 7;
       if (victim !== 0 || kind >= 4) {
         // MVV-LVA; queen promotions rank with captures, under-promotions last among them.
-        // Capture history (±HISTORY_MAX) weighs half: it reorders captures of
-        // similar victims, never a pawn above a rook.
+        // Capture history (captureKey(), inline) counts an eighth: ±2048, about
+        // the gap between a pawn and a minor piece as victims. It orders
+        // captures of like victims and lifts one that keeps refuting above a
+        // bigger victim.
         const promoBonus = kind === PROMO_QUEEN ? SEE_VALUE[5] : kind >= 4 ? -2000 : 0;
         scores[i] =
           GOOD_NOISY_SCORE + NOISY_HISTORY_OFFSET + SEE_VALUE[victim] * 8 + promoBonus +
