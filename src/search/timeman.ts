@@ -26,7 +26,12 @@ export function computeTimeBudget(params: GoParams, side: number, moveOverhead: 
   // Keep the overhead in reserve, and never plan on the last few milliseconds.
   const available = Math.max(1, time - moveOverhead);
   const movesToGo = params.movestogo !== undefined && params.movestogo > 0 ? Math.min(params.movestogo, 40) : 30;
-  let soft = available / movesToGo + inc * 0.75;
+  // A reserve the plan does not spend: when the clock has run down to what
+  // the increment pays for, about ten increments (and 100 ms) are still left,
+  // so that a stall of the machine (other processes, a garbage collection)
+  // cannot run the clock out.
+  const reserve = 100 + 10 * inc;
+  let soft = Math.max(0, available - reserve) / movesToGo + inc * 0.75;
   // The hard limit: a few soft budgets, but never more than a fraction of what is left.
   const cap = params.movestogo === 1 ? available * 0.8 : available * 0.4;
   let hard = Math.min(soft * 4, cap);

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { GoParams } from '../../src/search/limits.js';
+import { computeTimeBudget } from '../../src/search/timeman.js';
+
+const go = (extra: Partial<GoParams>): GoParams => ({ infinite: false, ponder: false, searchmoves: [], ...extra });
+
+describe('time budget', () => {
+  it('uses a fixed move time in full, less the overhead, and sets no limit for infinite or depth searches', () => {
+    expect(computeTimeBudget(go({ movetime: 1000 }), 0, 100)).toEqual({ softMs: 0, hardMs: 900 });
+    expect(computeTimeBudget(go({ infinite: true, wtime: 1000 }), 0, 100)).toEqual({ softMs: 0, hardMs: 0 });
+    expect(computeTimeBudget(go({ depth: 8 }), 0, 100)).toEqual({ softMs: 0, hardMs: 0 });
+  });
+
+  it("reads the side to move's clock", () => {
+    const white = computeTimeBudget(go({ wtime: 60000, btime: 1000 }), 0, 100);
+    const black = computeTimeBudget(go({ wtime: 60000, btime: 1000 }), 1, 100);
+    expect(white.softMs).toBeGreaterThan(black.softMs * 10);
+  });
+
+  it('never plans past the hard limit, and keeps the hard limit within 40% of the clock', () => {
+    for (const time of [1, 50, 150, 400, 1000, 5000, 60000]) {
+      for (const inc of [0, 10, 50, 100, 1000]) {
+        const { softMs, hardMs } = computeTimeBudget(go({ wtime: time, winc: inc }), 0, 100);
+        expect(softMs).toBeGreaterThanOrEqual(1);
+        expect(softMs).toBeLessThanOrEqual(hardMs);
+        expect(hardMs).toBeLessThanOrEqual(Math.max(1, (time - 100) * 0.4));
+      }
+    }
+  });
+
+  // A game of 200 moves in which every move spends its whole soft budget (the
+  // search may stop earlier or, rarely, later): the clock settles where the
+  // increment pays for each move, with the overhead and about ten increments
+  // still on it, so that a stall of the machine does not lose on time.
+  it('keeps a reserve of about ten increments when the clock runs down', () => {
+    for (const [base, inc] of [
+      [5000, 50],
+      [10000, 100],
+      [1000, 10],
+      [60000, 600],
+    ]) {
+      let clock = base;
+      let lowest = clock;
+      for (let move = 0; move < 200; move++) {
+        clock += inc - computeTimeBudget(go({ wtime: clock, winc: inc }), 0, 100).softMs;
+        lowest = Math.min(lowest, clock);
+      }
+      expect(lowest).toBeGreaterThanOrEqual(100 + 10 * inc);
+    }
+  });
+});
