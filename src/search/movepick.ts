@@ -211,7 +211,7 @@ export class MoveOrdering {
     }
     const cs = this.counterSlot(pos);
     if (cs >= 0) this.counters[cs] = move;
-    const bonus = Math.min(depth * depth * 16 + depth * 32, 1600);
+    const bonus = historyBonus(depth);
     const base = pos.side * 4096;
     this.updateHistory(base + (move & 4095), bonus);
     this.updateCont(cont1, cont2, contKey(pos, move), bonus);
@@ -228,7 +228,7 @@ export class MoveOrdering {
    * one) gains capture history, the noisy moves tried before it lose some.
    */
   updateCaptureCutoff(pos: Position, move: number, depth: number, tried: Int32Array, triedStart: number, triedCount: number): void {
-    const bonus = Math.min(depth * depth * 16 + depth * 32, 1600);
+    const bonus = historyBonus(depth);
     if (move !== 0) {
       const k = captureKey(pos, move);
       this.captureHist[k] = gravity(this.captureHist[k], bonus);
@@ -250,6 +250,11 @@ export class MoveOrdering {
   private updateHistory(index: number, bonus: number): void {
     this.history[index] = gravity(this.history[index], bonus);
   }
+}
+
+/** The step of a history update after a cutoff at this depth: deeper cutoffs teach more, up to a cap. */
+function historyBonus(depth: number): number {
+  return Math.min(depth * depth * 16 + depth * 32, 1600);
 }
 
 /** A history score moved by bonus, less the further it already is from zero: it stays within ±HISTORY_MAX. */
