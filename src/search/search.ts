@@ -32,6 +32,12 @@ export const MATE_BOUND = MATE - MAX_PLY;
 const NO_EVAL = 32001;
 /** Table depth of an entry that holds only a static evaluation: below quiescence's 0, replaced first. */
 const EVAL_ONLY_DEPTH = -1;
+/**
+ * Limits and flags are checked every this many nodes (a power of two): a few
+ * milliseconds even while the code is not yet optimized, so that a stop or a
+ * tiny time budget is honoured at once.
+ */
+const POLL_INTERVAL = 256;
 /** Singular extensions are tried from this depth on. */
 const SINGULAR_MIN_DEPTH = 8;
 
@@ -485,7 +491,7 @@ export class Searcher {
     return false;
   }
 
-  /** Polled every 1024 nodes: stop flag, hard time limit; with Threads > 1 the node counts. */
+  /** Polled every POLL_INTERVAL nodes: stop flag, hard time limit; with Threads > 1 the node counts. */
   private checkLimits(): void {
     if (this.control.stopped) {
       this.stopped = true;
@@ -548,7 +554,7 @@ export class Searcher {
     if (this.stopped) return 0; // a caller may still try a move after the stop: not counted as a node
 
     this.nodes++;
-    if ((this.nodes & 1023) === 0) this.checkLimits();
+    if ((this.nodes & (POLL_INTERVAL - 1)) === 0) this.checkLimits();
     if (this.nodeLimit > 0 && this.nodes >= this.nodeLimit) this.stopped = true;
     if (this.stopped) return 0;
     if (ply > this.seldepth) this.seldepth = ply;
@@ -825,7 +831,7 @@ export class Searcher {
     this.pvLength[ply] = ply;
     if (this.stopped) return 0;
     this.nodes++;
-    if ((this.nodes & 1023) === 0) this.checkLimits();
+    if ((this.nodes & (POLL_INTERVAL - 1)) === 0) this.checkLimits();
     if (this.nodeLimit > 0 && this.nodes >= this.nodeLimit) this.stopped = true;
     if (this.stopped) return 0;
     if (ply > this.seldepth) this.seldepth = ply;

@@ -5,12 +5,12 @@
 // feed the shared transposition table. The main searcher starts them, raises
 // their stop flag when it is done, and may then play a helper's move when a
 // helper got deeper with a better score. It never waits for its helpers:
-// they stop within 1024 nodes, and what they published is read as it stands.
+// they stop within a few hundred nodes, and what they published is read as it stands.
 //
 // ThreadState lives in SharedArrayBuffers, new for every search (so that a
 // helper still finishing the last search disturbs nothing):
 //   - control: a SearchControl whose stop flag is the helpers' (never the UCI one);
-//   - nodes: each searcher's node count (index 0 = main), published every 1024 nodes;
+//   - nodes: each searcher's node count (index 0 = main), published every few hundred nodes;
 //   - results: each helper's last completed iteration (depth, score, pv),
 //     written under a sequence number so that it is never read half-written.
 // The worker plumbing (starting helpers, messages) is in src/uci/thread-pool.ts.
@@ -158,7 +158,7 @@ export interface HelperThreads {
   readonly state: ThreadState;
   /** Starts every helper on the position being searched, sharing `table` (already set to the new search's age). */
   start(table: TranspositionTable, params: GoParams, options: SearchOptions): void;
-  /** Raises the helpers' stop flag (they stop within 1024 nodes; nothing waits for them). */
+  /** Raises the helpers' stop flag (they stop within a few hundred nodes; nothing waits for them). */
   finish(): void;
 }
 

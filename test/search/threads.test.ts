@@ -54,8 +54,8 @@ describe('Lazy SMP searchers', () => {
     const pos = new Position(FEN);
     const h3 = parseUciMove(pos, 'h2h3');
     /**
-     * Main searcher to depth 3 while a helper has published (depth, score, h2h3).
-     * Depth 3 takes the main searcher fewer than 1024 nodes, so it completes
+     * Main searcher to depth 2 while a helper has published (depth, score, h2h3).
+     * Depth 2 takes the main searcher fewer than 256 nodes, so it completes
      * before its first look at the helpers (which would end a `go depth` search
      * early once a helper reached the depth).
      */
@@ -65,7 +65,7 @@ describe('Lazy SMP searchers', () => {
       state.publishNodes(1, 5000);
       const main = new Searcher(4);
       const lines: string[] = [];
-      const result = main.go(pos, { ...depthParams(3), searchmoves }, DEFAULT_SEARCH_OPTIONS, new SearchControl(), (l) => lines.push(l), {
+      const result = main.go(pos, { ...depthParams(2), searchmoves }, DEFAULT_SEARCH_OPTIONS, new SearchControl(), (l) => lines.push(l), {
         kind: 'main',
         helpers: doneHelpers(state),
       });
@@ -79,7 +79,7 @@ describe('Lazy SMP searchers', () => {
     expect(Number(/ nodes (\d+)/.exec(last)![1])).toBe(deeperBetter.nodes + 5000);
 
     expect(run(20, -900).best).not.toBe('h2h3'); // deeper but worse
-    expect(run(2, 900).best).not.toBe('h2h3'); // better but shallower
+    expect(run(1, 900).best).not.toBe('h2h3'); // better but shallower
     expect(run(20, 900, false).best).not.toBe('h2h3'); // no iteration completed
     expect(run(20, 900, true, ['a2a3', 'b2b3']).best).not.toBe('h2h3'); // not among searchmoves
   });
@@ -97,7 +97,7 @@ describe('Lazy SMP searchers', () => {
     });
     expect(result.bestMove).toBe('h2h3');
     expect(lines[lines.length - 1]).toMatch(/^info depth 9 .* score cp -50 .* pv h2h3$/);
-    // The main searcher stopped at its first look at the helpers (every 1024 nodes).
-    expect(main.nodes).toBeLessThanOrEqual(1024);
+    // The main searcher stopped at its first look at the helpers (every 256 nodes).
+    expect(main.nodes).toBeLessThanOrEqual(256);
   });
 });
