@@ -32,23 +32,44 @@ export const WARM_UP_POSITIONS: readonly string[] = [
 const WARM_UP_DEPTH = 5;
 /** Per position, so that the whole warm-up stays short on any machine. */
 const WARM_UP_NODES = 1000;
+/** prime()'s search: enough to call every function of the search once. */
+const PRIME_NODES = 300;
 
-/** The warm-up, a position at a time, with a small table of its own. */
+/**
+ * The warm-up, a position at a time, with a small table of its own. Raising
+ * control's stop flag (the UCI thread does when a job arrives) ends it within
+ * a few hundred nodes.
+ */
 export class WarmUp {
   private readonly searcher = new Searcher(1);
-  private readonly control = new SearchControl();
   private next = 0;
   /** Nodes searched so far. */
   nodes = 0;
 
-  /** Searches the next position; false once every position has been searched. */
+  constructor(private readonly control = new SearchControl()) {}
+
+  /**
+   * A first search of a few hundred nodes: V8 compiles each function when it
+   * is first called, and that, not the nodes, is what the first search pays
+   * (tens of milliseconds). The search worker does this before it reports
+   * ready, so that a `go` sent after `readyok` starts at once.
+   */
+  prime(): void {
+    if (this.nodes === 0) this.search(WARM_UP_POSITIONS[0], PRIME_NODES);
+  }
+
+  /** Searches the next position; false once every position has been searched or the warm-up was stopped. */
   step(): boolean {
-    if (this.next >= WARM_UP_POSITIONS.length) return false;
-    const params: GoParams = { depth: WARM_UP_DEPTH, nodes: WARM_UP_NODES, infinite: false, ponder: false, searchmoves: [] };
+    if (this.next >= WARM_UP_POSITIONS.length || this.control.stopped) return false;
+    this.search(WARM_UP_POSITIONS[this.next++], WARM_UP_NODES);
+    return this.next < WARM_UP_POSITIONS.length && !this.control.stopped;
+  }
+
+  private search(fen: string, nodes: number): void {
+    const params: GoParams = { depth: WARM_UP_DEPTH, nodes, infinite: false, ponder: false, searchmoves: [] };
     this.searcher.clear();
-    this.searcher.go(new Position(WARM_UP_POSITIONS[this.next++]), params, DEFAULT_SEARCH_OPTIONS, this.control, () => {});
+    this.searcher.go(new Position(fen), params, DEFAULT_SEARCH_OPTIONS, this.control, () => {});
     this.nodes += this.searcher.nodes;
-    return this.next < WARM_UP_POSITIONS.length;
   }
 }
 

@@ -14,6 +14,8 @@ export interface SearchWorkerData {
   threads: number;
   /** Acknowledged (like a maintenance message) once the worker is ready to search. */
   bootSeq: number;
+  /** The warm-up's stop flags (a SearchControl buffer): the UCI thread raises them when it posts a job, so the job does not wait for the warm-up. */
+  warmUpControl?: SharedArrayBuffer;
   /** Set for a helper of a parallel search (started by the search worker's ThreadPool, not by the UCI thread). */
   helper?: { index: number; booted: SharedArrayBuffer };
 }

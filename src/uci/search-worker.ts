@@ -70,8 +70,9 @@ export function runSearchWorker(): void {
   }
   const worker = new SearchWorker((message) => parentPort!.postMessage(message), data.hashMb, data.threads ?? 1);
   worker.listen();
+  const warm = worker.prime(data.warmUpControl);
   parentPort.postMessage({ type: 'ack', seq: data.bootSeq } satisfies FromWorker);
-  worker.warmUp();
+  worker.warmUp(warm);
 }
 
 class SearchWorker {
@@ -106,17 +107,31 @@ class SearchWorker {
   }
 
   /**
-   * The JIT warm-up (warmup.ts), one position at a time so that messages are
-   * served in between (each takes about ten milliseconds); the first job
-   * ends it. It uses a small table of its own.
+   * Starts the JIT warm-up (warmup.ts) with its first, compiling search
+   * (WarmUp.prime), run before the worker reports ready. `control` holds the
+   * flags the UCI thread raises when it posts a job. Null if it failed.
    */
-  warmUp(): void {
+  prime(control: SharedArrayBuffer | undefined): WarmUp | null {
     let warm: WarmUp | null = null;
+    this.guard('the warm-up', () => {
+      warm = new WarmUp(control !== undefined ? new SearchControl(control) : undefined);
+      warm.prime();
+    });
+    return warm;
+  }
+
+  /**
+   * The rest of the warm-up, one position at a time so that messages are
+   * served in between (each takes ten to forty milliseconds). The first job
+   * ends it: its stop flags are raised when the job is posted, and the
+   * warm-up's search notices within a few hundred nodes.
+   */
+  warmUp(warm: WarmUp | null): void {
+    if (warm === null) return;
     const step = (): void => {
       if (this.jobSeen) return;
       let more = false;
       this.guard('the warm-up', () => {
-        warm ??= new WarmUp();
         more = warm.step();
       });
       if (more) setImmediate(step);

@@ -114,6 +114,8 @@ export class UciEngine {
   private quitting = false;
   private readonly book = new BookController();
   private readonly moveScratch = new Int32Array(MAX_MOVES);
+  /** Stops the current worker's JIT warm-up (a new one per worker started). */
+  private warmUpControl = new SearchControl();
 
   constructor(
     private readonly out: Output,
@@ -121,7 +123,14 @@ export class UciEngine {
   ) {
     const bootData = (): SearchWorkerData => {
       this.workerBootSeq = ++this.lastSeq;
-      return { kestrelRole: 'search-worker', hashMb: this.options.hash, threads: this.options.threads, bootSeq: this.workerBootSeq };
+      this.warmUpControl = new SearchControl();
+      return {
+        kestrelRole: 'search-worker',
+        hashMb: this.options.hash,
+        threads: this.options.threads,
+        bootSeq: this.workerBootSeq,
+        warmUpControl: this.warmUpControl.buffer,
+      };
     };
     this.host = new WorkerHost(bootData, {
       message: (m) => this.onWorkerMessage(m),
@@ -422,6 +431,8 @@ export class UciEngine {
   ): Job | null {
     const job: Job = { ...init, side: this.pos.side, lastPvMove: null, stopRequested: false, deadline: Infinity, timer: null };
     this.job = job;
+    // A job does not wait for the worker's warm-up: it ends within a few hundred nodes.
+    this.warmUpControl.stop();
     try {
       post();
     } catch (e) {
