@@ -122,7 +122,7 @@ class SearchWorker {
 
   /**
    * The rest of the warm-up, one position at a time so that messages are
-   * served in between (each takes ten to forty milliseconds). The first job
+   * served in between (each takes up to a few tens of milliseconds). The first job
    * ends it: its stop flags are raised when the job is posted, and the
    * warm-up's search notices within a few hundred nodes.
    */

@@ -431,10 +431,11 @@ export class UciEngine {
   ): Job | null {
     const job: Job = { ...init, side: this.pos.side, lastPvMove: null, stopRequested: false, deadline: Infinity, timer: null };
     this.job = job;
-    // A job does not wait for the worker's warm-up: it ends within a few hundred nodes.
-    this.warmUpControl.stop();
     try {
       post();
+      // A job does not wait for the worker's warm-up: it ends within a few
+      // hundred nodes. (After post(), which may have started a new worker.)
+      this.warmUpControl.stop();
     } catch (e) {
       this.out.info(`error: could not start the ${job.kind}: ${clippedError(e)}`);
       this.finish(job, null, null);
