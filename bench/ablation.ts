@@ -19,10 +19,10 @@ import { BENCH_POSITIONS } from '../src/search/bench.js';
 import { SearchControl } from '../src/search/control.js';
 import { DEFAULT_SEARCH_OPTIONS, type SearchOptions } from '../src/search/limits.js';
 import { MATE, Searcher } from '../src/search/search.js';
+import { numberOption } from './args.js';
 
 function argValue(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  return numberOption(process.argv, name, fallback);
 }
 
 const positions = BENCH_POSITIONS.slice(0, argValue('--positions', 50));

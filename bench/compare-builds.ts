@@ -12,13 +12,11 @@
 // A build is a bundle made by `npm run build` (copy dist/kestrel.js aside first).
 
 import { execFileSync } from 'node:child_process';
+import { numberOption, positionals } from './args.js';
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: number): number => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const builds = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1].startsWith('--')));
+const option = (name: string, fallback: number): number => numberOption(args, name, fallback);
+const builds = positionals(args);
 if (builds.length !== 2) {
   console.error('usage: compare-builds.ts <base.js> <new.js> [--runs n] [--depth d]');
   process.exit(2);

@@ -16,13 +16,11 @@ import { parseUciMove } from '../src/board/notation.js';
 import { SearchControl } from '../src/search/control.js';
 import { DEFAULT_SEARCH_OPTIONS } from '../src/search/limits.js';
 import { Searcher } from '../src/search/search.js';
+import { numberOption, positionals } from './args.js';
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: number): number => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const file = args.find((a, i) => !a.startsWith('--') && (i === 0 || !args[i - 1].startsWith('--')));
+const option = (name: string, fallback: number): number => numberOption(args, name, fallback);
+const file = positionals(args)[0];
 if (file === undefined) {
   console.error('usage: tactics.ts <suite.epd> [--ms 1000 | --nodes n] [--hash 16] [--limit n]');
   process.exit(2);

@@ -19,23 +19,20 @@ import { moveToUci } from '../src/board/notation.js';
 import { Position } from '../src/board/position.js';
 import { parseSan } from '../src/board/san.js';
 import { readEpdSuite } from './epd.js';
+import { numberOption, positionals, repeatedOption } from './args.js';
 
 const argv = process.argv.slice(2);
 const dashes = argv.indexOf('--');
 const args = dashes >= 0 ? argv.slice(0, dashes) : argv;
 const command = dashes >= 0 ? argv.slice(dashes + 1) : [];
-const file = args.find((a, i) => !a.startsWith('--') && (i === 0 || !args[i - 1].startsWith('--')));
+const file = positionals(args)[0];
 if (file === undefined || command.length === 0) {
   console.error('usage: uci-tactics.ts <suite.epd> [--ms 1000] [--limit n] [--option Name=Value ...] -- <engine command> [args...]');
   process.exit(2);
 }
-const valueOf = (name: string, fallback: number): number => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const ms = valueOf('--ms', 1000);
-const limit = valueOf('--limit', Infinity);
-const options = args.flatMap((a, i) => (a === '--option' && i + 1 < args.length ? [args[i + 1]] : []));
+const ms = numberOption(args, '--ms', 1000);
+const limit = numberOption(args, '--limit', Infinity);
+const options = repeatedOption(args, '--option');
 
 const problems = readEpdSuite(file, limit).map((p) => {
   const pos = new Position(p.fen);

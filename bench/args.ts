@@ -1,0 +1,18 @@
+// Command-line arguments of the benchmark scripts: `--name value` options and
+// the arguments that are neither an option nor an option's value.
+
+/** The number after `--name` in args, or fallback when absent. */
+export function numberOption(args: readonly string[], name: string, fallback: number): number {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+}
+
+/** Every value given after `--name` (a repeatable option). */
+export function repeatedOption(args: readonly string[], name: string): string[] {
+  return args.flatMap((a, i) => (a === name && i + 1 < args.length ? [args[i + 1]] : []));
+}
+
+/** The arguments that are neither options nor option values, in order. */
+export function positionals(args: readonly string[]): string[] {
+  return args.filter((a, i) => !a.startsWith('--') && (i === 0 || !args[i - 1].startsWith('--')));
+}
