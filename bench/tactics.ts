@@ -10,13 +10,13 @@
 // can be compared on a busy machine.
 
 import { parseSan } from '../src/board/san.js';
-import { readEpdSuite } from './epd.js';
 import { Position } from '../src/board/position.js';
 import { parseUciMove } from '../src/board/notation.js';
 import { SearchControl } from '../src/search/control.js';
 import { DEFAULT_SEARCH_OPTIONS } from '../src/search/limits.js';
 import { Searcher } from '../src/search/search.js';
 import { numberOption, positionals } from './args.js';
+import { readEpdSuite } from './epd.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number): number => numberOption(args, name, fallback);
