@@ -27,6 +27,7 @@ import { MAX_MOVES, WHITE } from '../board/types.js';
 import { explainEval } from '../eval/index.js';
 import { SearchControl } from '../search/control.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
+import { computeTimeBudget } from '../search/timeman.js';
 import { BookController } from '../book/uci-book.js';
 import { boardDiagram } from './board-display.js';
 import { emergencyInfo, emergencyMove } from './fallback.js';
@@ -445,8 +446,11 @@ export class UciEngine {
   }
 
   /**
-   * A safety net for a search that overruns its clock: the search keeps far
-   * inside it (timeman's hard limit), so this only fires when it is broken.
+   * A safety net for a search that overruns its clock: the search stops
+   * itself at timeman's hard limit, so this only fires when it is broken (or
+   * the machine stalls it). It fires a grace period after that limit, and in
+   * any case the move overhead before the clock runs out: the move still has
+   * to reach the GUI, and on a loaded machine that alone can take 100 ms.
    */
   private armTimeWatchdog(job: Job, params: GoParams): void {
     const overhead = this.options.moveOverhead;
@@ -455,7 +459,11 @@ export class UciEngine {
       ms = params.movetime + Math.max(250, overhead);
     } else {
       const time = job.side === WHITE ? params.wtime : params.btime;
-      if (time !== undefined) ms = Math.max(50, time * 0.5, time - Math.max(20, overhead));
+      if (time !== undefined) {
+        const { hardMs } = computeTimeBudget(params, job.side, overhead);
+        const lastSafeMoment = time - Math.max(20, overhead);
+        ms = Math.max(50, Math.min(lastSafeMoment, hardMs + Math.max(250, hardMs / 2)));
+      }
     }
     if (ms === null) return;
     this.setJobTimer(job, ms, 'the search overran its time');
