@@ -618,9 +618,23 @@ export class Searcher {
       if (depth <= 8 && staticEval - 80 * (depth - (improving ? 1 : 0)) >= beta && Math.abs(beta) < MATE_BOUND) {
         return staticEval;
       }
+      // Razoring: this far below alpha so near the leaves, only a capture could
+      // save the node; when quiescence finds none, it fails low at once.
+      if (depth <= 3 && staticEval + 250 * depth <= alpha && Math.abs(alpha) < MATE_BOUND) {
+        const score = this.qsearch(alpha, alpha + 1, ply);
+        if (this.stopped) return 0;
+        if (score <= alpha) return score;
+      }
       // Null move: if passing still fails high, a real move would too (not in
-      // pawn endings, where zugzwang makes passing better than any move).
-      if (depth >= 3 && staticEval >= beta && pos.stackMove[pos.ply - 1] !== 0 && this.hasNonPawnMaterial(pos.side)) {
+      // pawn endings, where zugzwang makes passing better than any move; nor
+      // when the table already says a search of this node stayed below beta).
+      if (
+        depth >= 3 &&
+        staticEval >= beta &&
+        !(ttBound === BOUND_UPPER && ttScore < beta) &&
+        pos.stackMove[pos.ply - 1] !== 0 &&
+        this.hasNonPawnMaterial(pos.side)
+      ) {
         const r = 3 + (depth >> 2) + Math.min(3, ((staticEval - beta) / 200) | 0);
         this.contAt[ply] = NO_CONT;
         pos.makeNullMove();
