@@ -609,33 +609,31 @@ export class Searcher {
     }
     this.staticEval[ply] = staticEval;
     const improving = !inCheck && ply >= 2 && this.staticEval[ply - 2] !== NO_EVAL && staticEval > this.staticEval[ply - 2];
+    // The pruning below judges the node by an estimate of its score: the
+    // static eval, or the table's score where its bound says the truth lies
+    // beyond the eval, on that side.
+    const estimate = !inCheck && tableScoreBeyond(ttBound, ttScore, staticEval) ? ttScore : staticEval;
 
     // Internal iterative reduction: without a hash move this node is probably not important.
     if (depth >= 4 && ttMove === 0 && !isRoot) depth--;
 
     if (!isPv && !inCheck && excluded === 0) {
       // Reverse futility: far above beta even with a margin per remaining ply.
-      if (depth <= 8 && staticEval - 80 * (depth - (improving ? 1 : 0)) >= beta && Math.abs(beta) < MATE_BOUND) {
-        return staticEval;
+      if (depth <= 8 && estimate - 80 * (depth - (improving ? 1 : 0)) >= beta && Math.abs(beta) < MATE_BOUND) {
+        return estimate;
       }
       // Razoring: this far below alpha so near the leaves, only a capture could
       // save the node; when quiescence finds none, it fails low at once.
-      if (depth <= 3 && staticEval + 250 * depth <= alpha && Math.abs(alpha) < MATE_BOUND) {
+      if (depth <= 3 && estimate + 250 * depth <= alpha && Math.abs(alpha) < MATE_BOUND) {
         const score = this.qsearch(alpha, alpha + 1, ply);
         if (this.stopped) return 0;
         if (score <= alpha) return score;
       }
       // Null move: if passing still fails high, a real move would too (not in
-      // pawn endings, where zugzwang makes passing better than any move; nor
-      // when the table already says a search of this node stayed below beta).
-      if (
-        depth >= 3 &&
-        staticEval >= beta &&
-        !(ttBound === BOUND_UPPER && ttScore < beta) &&
-        pos.stackMove[pos.ply - 1] !== 0 &&
-        this.hasNonPawnMaterial(pos.side)
-      ) {
-        const r = 3 + (depth >> 2) + Math.min(3, ((staticEval - beta) / 200) | 0);
+      // pawn endings, where zugzwang makes passing better than any move). The
+      // estimate keeps it off where the table says this node stayed below beta.
+      if (depth >= 3 && estimate >= beta && pos.stackMove[pos.ply - 1] !== 0 && this.hasNonPawnMaterial(pos.side)) {
+        const r = 3 + (depth >> 2) + Math.min(3, ((estimate - beta) / 200) | 0);
         this.contAt[ply] = NO_CONT;
         pos.makeNullMove();
         const score = 0 - this.search(0 - beta, 1 - beta, depth - r, ply + 1, !cutNode);
@@ -710,7 +708,7 @@ export class Searcher {
           // Futility: a quiet move cannot lift a hopeless static eval above
           // alpha, unless it gives check. Alpha only rises, so every later
           // quiet move is futile too.
-          if (!inCheck && depth <= 8 && staticEval + 100 + 100 * depth <= alpha) {
+          if (!inCheck && depth <= 8 && estimate + 100 + 100 * depth <= alpha) {
             futileQuiets = true;
             if (!pos.givesCheck(move)) continue;
           }
@@ -858,11 +856,14 @@ export class Searcher {
     const tt = this.tt;
     let ttMove = 0;
     let ttEval = NO_EVAL;
+    let ttScore = 0;
+    let ttBound = BOUND_NONE;
     if (tt.probe(pos.keyLo, pos.keyHi)) {
       ttEval = tt.eval;
       ttMove = tt.move;
-      const ttScore = scoreFromTT(tt.score, ply);
-      if (!isPv && cutsOff(tt.bound, ttScore, alpha, beta)) return ttScore;
+      ttScore = scoreFromTT(tt.score, ply);
+      ttBound = tt.bound;
+      if (!isPv && cutsOff(ttBound, ttScore, alpha, beta)) return ttScore;
     }
 
     let bestScore: number;
@@ -874,6 +875,7 @@ export class Searcher {
       // Stand pat: the side to move can usually do at least as well as doing nothing.
       rawEval = ttEval !== NO_EVAL ? ttEval : evaluate(pos);
       standPat = this.correction.correct(pos, rawEval);
+      if (tableScoreBeyond(ttBound, ttScore, standPat)) standPat = ttScore;
       if (standPat >= beta) {
         if (ttEval === NO_EVAL) tt.store(pos.keyLo, pos.keyHi, 0, 0, BOUND_LOWER, scoreToTT(standPat, ply), rawEval);
         return standPat;
@@ -929,6 +931,12 @@ export class Searcher {
     tt.store(pos.keyLo, pos.keyHi, bestMove, 0, bound, scoreToTT(bestScore, ply), rawEval === NO_EVAL ? 0 : rawEval);
     return bestScore;
   }
+}
+
+/** Whether a table score is known to lie beyond the static eval (above it for a lower bound, below for an upper one). */
+function tableScoreBeyond(bound: number, score: number, staticEval: number): boolean {
+  if (bound === BOUND_NONE || Math.abs(score) >= MATE_BOUND) return false;
+  return bound === BOUND_EXACT || (bound === BOUND_LOWER ? score > staticEval : score < staticEval);
 }
 
 /** Whether a table score with this bound settles a node searched with (alpha, beta). */
