@@ -609,10 +609,8 @@ export class Searcher {
     }
     this.staticEval[ply] = staticEval;
     const improving = !inCheck && ply >= 2 && this.staticEval[ply - 2] !== NO_EVAL && staticEval > this.staticEval[ply - 2];
-    // The pruning below judges the node by an estimate of its score: the
-    // static eval, or the table's score where its bound says the truth lies
-    // beyond the eval, on that side.
-    const estimate = !inCheck && tableScoreBeyond(ttBound, ttScore, staticEval) ? ttScore : staticEval;
+    // The pruning below judges the node by an estimate of its score (scoreEstimate).
+    const estimate = inCheck ? staticEval : scoreEstimate(ttBound, ttScore, staticEval);
 
     // Internal iterative reduction: without a hash move this node is probably not important.
     if (depth >= 4 && ttMove === 0 && !isRoot) depth--;
@@ -874,8 +872,7 @@ export class Searcher {
     } else {
       // Stand pat: the side to move can usually do at least as well as doing nothing.
       rawEval = ttEval !== NO_EVAL ? ttEval : evaluate(pos);
-      standPat = this.correction.correct(pos, rawEval);
-      if (tableScoreBeyond(ttBound, ttScore, standPat)) standPat = ttScore;
+      standPat = scoreEstimate(ttBound, ttScore, this.correction.correct(pos, rawEval));
       if (standPat >= beta) {
         if (ttEval === NO_EVAL) tt.store(pos.keyLo, pos.keyHi, 0, 0, BOUND_LOWER, scoreToTT(standPat, ply), rawEval);
         return standPat;
@@ -933,10 +930,15 @@ export class Searcher {
   }
 }
 
-/** Whether a table score is known to lie beyond the static eval (above it for a lower bound, below for an upper one). */
-function tableScoreBeyond(bound: number, score: number, staticEval: number): boolean {
-  if (bound === BOUND_NONE || Math.abs(score) >= MATE_BOUND) return false;
-  return bound === BOUND_EXACT || (bound === BOUND_LOWER ? score > staticEval : score < staticEval);
+/**
+ * What pruning takes a node to be worth: the table's score where its bound
+ * says the truth lies beyond the static eval (exact, a lower bound above it,
+ * an upper bound below it; never a mate score), else the static eval.
+ */
+function scoreEstimate(bound: number, score: number, staticEval: number): number {
+  if (bound === BOUND_NONE || Math.abs(score) >= MATE_BOUND) return staticEval;
+  const beyond = bound === BOUND_EXACT || (bound === BOUND_LOWER ? score > staticEval : score < staticEval);
+  return beyond ? score : staticEval;
 }
 
 /** Whether a table score with this bound settles a node searched with (alpha, beta). */
