@@ -86,6 +86,8 @@ export class Searcher {
   private readonly contAt = new Int32Array(MAX_PLY);
   /** The move a singular-extension search at each ply leaves out (0: none). */
   private readonly excludedAt = new Int32Array(MAX_PLY);
+  /** Double extensions on the path from the root to each ply (bounded, so that the tree stays finite). */
+  private readonly doubleExtensionsAt = new Int32Array(MAX_PLY + 1);
   /** Root moves excluded from this search (earlier MultiPV lines, or not in searchmoves). */
   private readonly rootExcluded = new Int32Array(MAX_MOVES);
   private rootExcludedCount = 0;
@@ -633,6 +635,7 @@ export class Searcher {
       if (depth >= 3 && estimate >= beta && pos.stackMove[pos.ply - 1] !== 0 && this.hasNonPawnMaterial(pos.side)) {
         const r = 3 + (depth >> 2) + Math.min(3, ((estimate - beta) / 200) | 0);
         this.contAt[ply] = NO_CONT;
+        this.doubleExtensionsAt[ply + 1] = this.doubleExtensionsAt[ply];
         pos.makeNullMove();
         const score = 0 - this.search(0 - beta, 1 - beta, depth - r, ply + 1, !cutNode);
         pos.unmakeNullMove();
@@ -742,12 +745,14 @@ export class Searcher {
         const score = this.search(singularBeta - 1, singularBeta, (depth - 1) >> 1, ply, cutNode);
         this.excludedAt[ply] = 0;
         if (this.stopped) return 0;
-        if (score < singularBeta) extension = 1;
+        // Far below the bar, in a node off the principal variation: two plies.
+        if (score < singularBeta) extension = !isPv && score < singularBeta - 20 && this.doubleExtensionsAt[ply] < 6 ? 2 : 1;
         else if (singularBeta >= beta) return singularBeta;
         else if (ttScore >= beta) extension = -1;
       }
 
       this.contAt[ply] = contKey(pos, move);
+      this.doubleExtensionsAt[ply + 1] = this.doubleExtensionsAt[ply] + (extension === 2 ? 1 : 0);
       pos.makeMove(move);
       if (fromTT && pos.isAttacked(pos.kingSq[pos.side ^ 1], pos.side)) {
         // The hash move leaves our king in check (a key collision): forget it.
