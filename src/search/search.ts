@@ -667,6 +667,8 @@ export class Searcher {
     const lmpLimit = improving ? 3 + depth * depth : ((3 + depth * depth) / 2) | 0;
     // Move-count and SEE pruning are off in pawn endings, where single moves decide.
     const mayPruneMoves = !isRoot && this.hasNonPawnMaterial(pos.side);
+    // A capture or promotion as hash move: the quiet moves after it are less likely to matter.
+    const ttMoveNoisy = ttMove !== 0 && isNoisy(pos, ttMove);
 
     for (;;) {
       let move: number;
@@ -778,6 +780,7 @@ export class Searcher {
           if (isPv) r--;
           if (cutNode) r++;
           if (!improving) r++;
+          if (ttMoveNoisy) r++;
           if (givesCheck) r--;
           // A quiet move that has often refuted positions like this one (history,
           // continuations included: up to ±3 * 16384) is reduced less, a poor one more.
