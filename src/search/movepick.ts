@@ -252,9 +252,13 @@ export class MoveOrdering {
   }
 }
 
-/** The step of a history update after a cutoff at this depth: deeper cutoffs teach more, up to a cap. */
+/**
+ * The step of a history update after a cutoff at this depth: deeper cutoffs
+ * teach more, up to a cap of about a seventh of HISTORY_MAX, so that a few
+ * cutoffs already set a move apart.
+ */
 function historyBonus(depth: number): number {
-  return Math.min(depth * depth * 16 + depth * 32, 1600);
+  return Math.min(300 * depth - 250, 2500);
 }
 
 /** A history score moved by bonus, less the further it already is from zero: it stays within ±HISTORY_MAX. */
