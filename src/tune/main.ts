@@ -34,6 +34,12 @@
 //    Without a build: npx tsx src/tune/run.ts tune ... (same options).
 //    The output has the format of src/eval/weights.ts; it replaces that file
 //    only after a match confirms it.
+// 4. The shipped weights were then tuned once more, starting from those, on
+//    newer games only: the 4,467 games at 5+0.05 of the self-play matches
+//    that tested search changes (Kestrel against earlier builds of itself,
+//    fastchess, UHO_4060_v4 openings; 4,267 games after datagen drops repeats):
+//      node dist/kestrel.js datagen --pgn <the 15 match PGNs> --out data-m.txt
+//      node dist/kestrel.js tune --data data-m.txt --l2 1000 --out weights-candidate.ts
 
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
