@@ -16,8 +16,8 @@
 //    selfplay2.pgn are earlier runs of the same kind with `-games 2 -repeat`
 //    (noob_3moves.epd, 600 rounds; UHO_4060_v4.epd, 1000 rounds): at a fixed
 //    node count Kestrel is deterministic, so both games of a pair are the same
-//    moves and datagen keeps one, 600 + 1000 distinct games. The shipped
-//    weights also used 800 games of Kestrel against itself from earlier
+//    moves and datagen keeps one, 600 + 1000 distinct games. The first
+//    tuning also used 800 games of Kestrel against itself from earlier
 //    matches (Threads 2 against 1 at 10+0.1 and 1+0.01, and 1+0.01 self-play).
 // 2. Labelled positions (numbered by game, with the engines' search scores
 //    from the PGN comments); copy a PGN that a match still appends to first:
@@ -25,7 +25,7 @@
 //      node dist/kestrel.js datagen --pgn selfplay3.pgn --out data-sp3.txt
 //      node dist/kestrel.js datagen --pgn <the four match PGNs> --out data-kk.txt
 // 3. Weights, with 20% of the games held out for validation (newton, blend
-//    0.5, early stopping with tolerance 1; the shipped weights used l2 1000,
+//    0.5, early stopping with tolerance 1; both tunings of the shipped weights used l2 1000,
 //    which 5-fold cross-validation preferred to 5000 on these 7,398 games):
 //      node dist/kestrel.js tune --data data-sp12.txt --data data-kk.txt --data data-sp3.txt --l2 1000 --out weights-candidate.ts
 //    How much the settings gain on held-out games, measured on all the games
