@@ -91,6 +91,12 @@ export function errorByGame(set: TraceSet, mg: Float64Array, eg: Float64Array, k
   return out;
 }
 
+function sumOf(values: Float64Array): number {
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) sum += values[i];
+  return sum;
+}
+
 /**
  * Mean difference a - b of two errors given per game (summed squared errors
  * of n positions in all), and its standard error: the games are the
@@ -452,7 +458,8 @@ export function tune(set: TraceSet, startMg: ArrayLike<number>, startEg: ArrayLi
 
   const blend = Math.min(1, Math.max(0, options.blend ?? 0));
   const { target, scoreK, scoreError } = trainingTargets(set, blend);
-  const validBefore = valid ? meanSquaredError(valid, origMg, origEg, k) : NaN;
+  // Summed by game, as in every epoch below, so that an unchanged epoch 0 scores exactly validBefore.
+  const validBefore = valid ? sumOf(errorByGame(valid, origMg, origEg, k)) / valid.count : NaN;
 
   // Tied parameters start from (and are pulled towards) the mean of their members.
   const w0Mg = tiedMeans(origMg, tie);
@@ -563,7 +570,7 @@ export function tune(set: TraceSet, startMg: ArrayLike<number>, startEg: ArrayLi
     let v = NaN;
     if (valid) {
       const byGame = errorByGame(valid, mg, eg, k);
-      v = byGame.reduce((a, b) => a + b, 0) / valid.count;
+      v = sumOf(byGame) / valid.count;
       let keep = false;
       if (v < lowestValid) {
         lowestValid = v;

@@ -8,14 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NUM_PARAMS, PST_KNIGHT, PST_PAWN, PST_ROOK, TERMS } from '../../src/eval/layout.js';
-import { EG, MG } from '../../src/eval/params.js';
 import { TraceSet, addPositions, emptyStats, gameFolds, loadDataset, parseLabelledLine, splitByGame } from '../../src/tune/dataset.js';
 import { commentScore, formatLabelled, pgnToData } from '../../src/tune/datagen.js';
 import { datagenMain, runCrossValidation, runTune } from '../../src/tune/main.js';
 import { parsePgn } from '../../src/tune/pgn.js';
 import { fitK, meanSquaredError, mirrorTies, pairedDifference, paramsOfGroups, tune } from '../../src/tune/tuner.js';
 import { WALK_FENS } from './fixtures.js';
-import { KNIGHT, labelByKnightBonus } from './tune-fixtures.js';
+import { BASE_EG, BASE_MG, KNIGHT, labelByKnightBonus } from './tune-fixtures.js';
 
 const K = 0.006;
 
@@ -148,11 +147,11 @@ describe('splitting by game', () => {
     expect(valid.games).toBe(set.gameKey.filter((key) => validKeys.has(key)).length);
     expect(valid.games % 2).toBe(0);
     // The subsets keep the traces: same errors position by position.
-    expect(meanSquaredError(valid, Float64Array.from(MG), Float64Array.from(EG), K)).toBeGreaterThan(0);
-    const all = meanSquaredError(set, Float64Array.from(MG), Float64Array.from(EG), K) * set.count;
+    expect(meanSquaredError(valid, Float64Array.from(BASE_MG), Float64Array.from(BASE_EG), K)).toBeGreaterThan(0);
+    const all = meanSquaredError(set, Float64Array.from(BASE_MG), Float64Array.from(BASE_EG), K) * set.count;
     const parts =
-      meanSquaredError(train, Float64Array.from(MG), Float64Array.from(EG), K) * train.count +
-      meanSquaredError(valid, Float64Array.from(MG), Float64Array.from(EG), K) * valid.count;
+      meanSquaredError(train, Float64Array.from(BASE_MG), Float64Array.from(BASE_EG), K) * train.count +
+      meanSquaredError(valid, Float64Array.from(BASE_MG), Float64Array.from(BASE_EG), K) * valid.count;
     expect(parts).toBeCloseTo(all, 6);
     // Folds: every position in one, a game's positions in the same one.
     const folds = gameFolds(set, 5, 1);
@@ -176,33 +175,33 @@ describe('splitting by game', () => {
 describe('regularised tuning', () => {
   it('keeps K as fitted on the starting weights', () => {
     const set = truthSet(600, 150);
-    const start = { mg: Float64Array.from(MG), eg: Float64Array.from(EG) };
-    const r = tune(set, MG, EG, { epochs: 20 });
+    const start = { mg: Float64Array.from(BASE_MG), eg: Float64Array.from(BASE_EG) };
+    const r = tune(set, BASE_MG, BASE_EG, { epochs: 20 });
     expect(r.k).toBeCloseTo(fitK(set, start.mg, start.eg), 12);
-    expect(tune(set, MG, EG, { epochs: 2, k: 0.004 }).k).toBe(0.004);
+    expect(tune(set, BASE_MG, BASE_EG, { epochs: 2, k: 0.004 }).k).toBe(0.004);
   });
 
   it('recovers a mis-valued weight with Newton steps in a few epochs, leaving unused parameters alone', () => {
     const set = truthSet(1500, 150);
-    const r = tune(set, MG, EG, { epochs: 30, k: K });
+    const r = tune(set, BASE_MG, BASE_EG, { epochs: 30, k: K });
     expect(r.errorAfter).toBeLessThan(r.errorBefore * 0.2);
     // Pawns never stand on ranks 1 and 8: their entries stay as they were.
     for (const sq of [0, 7, 56, 63]) {
-      expect(r.mg[PST_PAWN + sq]).toBe(MG[PST_PAWN + sq]);
-      expect(r.eg[PST_PAWN + sq]).toBe(EG[PST_PAWN + sq]);
+      expect(r.mg[PST_PAWN + sq]).toBe(BASE_MG[PST_PAWN + sq]);
+      expect(r.eg[PST_PAWN + sq]).toBe(BASE_EG[PST_PAWN + sq]);
     }
     // With the knight's table and mobility free as well, the extra value is shared among them; material alone must take it all.
-    const m = tune(set, MG, EG, { epochs: 30, k: K, frozen: allBut('material') });
-    expect((m.mg[KNIGHT] + m.eg[KNIGHT] - MG[KNIGHT] - EG[KNIGHT]) / 2).toBeGreaterThan(120);
+    const m = tune(set, BASE_MG, BASE_EG, { epochs: 30, k: K, frozen: allBut('material') });
+    expect((m.mg[KNIGHT] + m.eg[KNIGHT] - BASE_MG[KNIGHT] - BASE_EG[KNIGHT]) / 2).toBeGreaterThan(120);
     expect(m.errorAfter).toBeLessThan(m.errorBefore * 0.1);
   });
 
   it('pulls towards the starting weights with l2', () => {
     const set = truthSet(1500, 150);
     const change = (l2: number): number => {
-      const r = tune(set, MG, EG, { epochs: 60, k: K, l2 });
+      const r = tune(set, BASE_MG, BASE_EG, { epochs: 60, k: K, l2 });
       let sum = 0;
-      for (let i = 0; i < NUM_PARAMS; i++) sum += Math.abs(r.mg[i] - MG[i]) + Math.abs(r.eg[i] - EG[i]);
+      for (let i = 0; i < NUM_PARAMS; i++) sum += Math.abs(r.mg[i] - BASE_MG[i]) + Math.abs(r.eg[i] - BASE_EG[i]);
       return sum;
     };
     const free = change(0);
@@ -217,15 +216,15 @@ describe('regularised tuning', () => {
     const train = truthSet(800, 300, 10, 0);
     const valid = truthSet(400, 0, 10, 800);
     const lines: string[] = [];
-    const r = tune(train, MG, EG, { epochs: 100, k: K, valid, patience: 5, log: (l) => lines.push(l), reportEvery: 1 });
+    const r = tune(train, BASE_MG, BASE_EG, { epochs: 100, k: K, valid, patience: 5, log: (l) => lines.push(l), reportEvery: 1 });
     expect(r.bestEpoch).toBe(0);
     expect(r.epochs).toBe(6);
     expect(lines.some((l) => l.startsWith('stopped'))).toBe(true);
-    expect(Array.from(r.mg)).toEqual(Array.from(MG));
+    expect(Array.from(r.mg)).toEqual(Array.from(BASE_MG));
     expect(r.validAfter).toBeCloseTo(r.validBefore, 12);
     expect(lines.some((l) => /epoch 1\/100 {2}train \d\.\d+ {2}valid \d\.\d+/.test(l))).toBe(true);
     // With validation data from the same truth, it improves and says so.
-    const good = tune(train, MG, EG, { epochs: 40, k: K, valid: truthSet(400, 300, 10, 800) });
+    const good = tune(train, BASE_MG, BASE_EG, { epochs: 40, k: K, valid: truthSet(400, 300, 10, 800) });
     expect(good.bestEpoch).toBeGreaterThan(0);
     expect(good.validAfter).toBeLessThan(good.validBefore * 0.8);
     expect(good.validAfter).toBeCloseTo(meanSquaredError(truthSet(400, 300, 10, 800), good.mg, good.eg, K), 10);
@@ -240,14 +239,14 @@ describe('regularised tuning', () => {
     const train = truthSet(800, 300, 10, 0);
     const valid = truthSet(400, 0, 10, 800);
     // Any change hurts this validation set: strict keeps epoch 0, a huge tolerance the last epoch.
-    const strict = tune(train, MG, EG, { epochs: 8, k: K, valid });
+    const strict = tune(train, BASE_MG, BASE_EG, { epochs: 8, k: K, valid });
     expect(strict.bestEpoch).toBe(0);
-    const loose = tune(train, MG, EG, { epochs: 8, k: K, valid, tolerance: 1e9 });
+    const loose = tune(train, BASE_MG, BASE_EG, { epochs: 8, k: K, valid, tolerance: 1e9 });
     expect(loose.bestEpoch).toBe(8);
     expect(loose.lowestEpoch).toBe(0);
     expect(loose.validLowest).toBeCloseTo(loose.validBefore, 12);
     expect(loose.validAfter).toBeGreaterThan(loose.validLowest);
-    const plain = tune(train, MG, EG, { epochs: 8, k: K });
+    const plain = tune(train, BASE_MG, BASE_EG, { epochs: 8, k: K });
     expect(Array.from(loose.mg)).toEqual(Array.from(plain.mg));
   });
 
@@ -258,15 +257,15 @@ describe('regularised tuning', () => {
     expect(() => paramsOfGroups(['nonsense'])).toThrow(/unknown parameter group/);
     const set = truthSet(1000, 150);
     const keep = paramsOfGroups(['material']);
-    const r = tune(set, MG, EG, { epochs: 30, k: K, frozen: allBut('material') });
+    const r = tune(set, BASE_MG, BASE_EG, { epochs: 30, k: K, frozen: allBut('material') });
     for (let i = 0; i < NUM_PARAMS; i++) {
       if (keep.has(i)) continue;
-      expect(r.mg[i]).toBe(MG[i]);
-      expect(r.eg[i]).toBe(EG[i]);
+      expect(r.mg[i]).toBe(BASE_MG[i]);
+      expect(r.eg[i]).toBe(BASE_EG[i]);
     }
-    expect(r.mg[KNIGHT]).toBeGreaterThan(MG[KNIGHT] + 50);
+    expect(r.mg[KNIGHT]).toBeGreaterThan(BASE_MG[KNIGHT] + 50);
 
-    const tied = tune(set, MG, EG, { epochs: 30, k: K, tie: mirrorTies() });
+    const tied = tune(set, BASE_MG, BASE_EG, { epochs: 30, k: K, tie: mirrorTies() });
     for (const base of [PST_PAWN, PST_KNIGHT, PST_ROOK]) {
       for (let sq = 0; sq < 64; sq++) {
         expect(tied.mg[base + sq]).toBe(tied.mg[base + (sq ^ 7)]);
@@ -287,15 +286,16 @@ describe('regularised tuning', () => {
       set.result[p] = seed / 4294967296 < set.result[p] ? 1 : 0;
     }
     const frozen = allBut('material');
-    const r = tune(set, MG, EG, { epochs: 30, k: K, blend: 1, frozen });
+    const r = tune(set, BASE_MG, BASE_EG, { epochs: 30, k: K, blend: 1, frozen });
     // The scores' own scale fitted on the results: near the truth's K.
     expect(r.scoreK).toBeGreaterThan(0.003);
     expect(r.scoreK).toBeLessThan(0.012);
     expect(r.scoreError).toBeGreaterThan(0);
-    const gain = (w: { mg: Float64Array; eg: Float64Array }): number => (w.mg[KNIGHT] + w.eg[KNIGHT] - MG[KNIGHT] - EG[KNIGHT]) / 2;
-    // Short of +150 by about scoreK / K: the targets are sigmoid(scoreK * score).
+    const gain = (w: { mg: Float64Array; eg: Float64Array }): number => (w.mg[KNIGHT] + w.eg[KNIGHT] - BASE_MG[KNIGHT] - BASE_EG[KNIGHT]) / 2;
+    // Short of +150 (about +88 here): the targets are sigmoid(scoreK * score) with
+    // scoreK (about 0.0051) below K, which shrinks what is fitted, and 30 epochs do not converge.
     expect(gain(r)).toBeGreaterThan(75);
-    const noisy = tune(set, MG, EG, { epochs: 30, k: K, frozen });
+    const noisy = tune(set, BASE_MG, BASE_EG, { epochs: 30, k: K, frozen });
     // From the scores the knight's value comes out closer to the truth (+150) than from the coin flips.
     expect(Math.abs(gain(r) - 150)).toBeLessThan(Math.abs(gain(noisy) - 150));
   });
@@ -317,9 +317,10 @@ describe('regularised tuning', () => {
     const out = join(dir, 'weights.ts');
     const lines = WALK_FENS.slice(0, 400).map((fen, i) => `${fen} | ${['1.0', '0.5', '0.0'][Math.floor(i / 8) % 3]} | ${Math.floor(i / 8)}`);
     writeFileSync(data, lines.join('\n') + '\n');
-    const r = await runTune({ data, out, epochs: 5, validFraction: 0.25 });
+    // Tolerance 0: the epoch of the lowest validation error is kept, and epoch 0 (the starting weights) is a candidate.
+    const r = await runTune({ data, out, epochs: 5, validFraction: 0.25, tolerance: 0 });
     expect(r.validBefore).toBeGreaterThan(0);
-    expect(r.validAfter).toBeLessThanOrEqual(r.validBefore + 1e-12);
+    expect(r.validAfter).toBeLessThanOrEqual(r.validBefore);
     const text = readFileSync(out, 'utf8');
     expect(text).toContain('of 50 games held out');
     expect(text).toMatch(/validation \d\.\d+ -> \d\.\d+/);

@@ -12,7 +12,7 @@ import { runTune } from '../../src/tune/main.js';
 import { isQuiet } from '../../src/tune/quiet.js';
 import { evaluateAll, fitK, meanSquaredError, tune } from '../../src/tune/tuner.js';
 import { WALK_FENS } from './fixtures.js';
-import { KNIGHT, labelByKnightBonus } from './tune-fixtures.js';
+import { BASE_EG, BASE_MG, KNIGHT, labelByKnightBonus } from './tune-fixtures.js';
 
 
 describe('labelled data', () => {
@@ -78,16 +78,16 @@ describe('texel tuner', () => {
 
   it('fits K and recovers a mis-valued weight, reducing the error', () => {
     const { set, k } = syntheticSet(150);
-    const mg = Float64Array.from(MG);
-    const eg = Float64Array.from(EG);
+    const mg = Float64Array.from(BASE_MG);
+    const eg = Float64Array.from(BASE_EG);
     const fitted = fitK(set, mg, eg);
     expect(fitted).toBeGreaterThan(0.001);
     expect(fitted).toBeLessThan(0.05);
-    const result = tune(set, mg, eg, { epochs: 300, optimizer: 'adam', learningRate: 3, k });
+    const result = tune(set, mg, eg, { epochs: 150, optimizer: 'adam', learningRate: 3, k });
     expect(result.errorAfter).toBeLessThan(result.errorBefore * 0.5);
     expect(result.errorAfter).toBeCloseTo(meanSquaredError(set, result.mg, result.eg, k), 10);
     // The knight got more valuable (the truth is +150).
-    expect(result.mg[KNIGHT] + result.eg[KNIGHT] - MG[KNIGHT] - EG[KNIGHT]).toBeGreaterThan(100);
+    expect(result.mg[KNIGHT] + result.eg[KNIGHT] - BASE_MG[KNIGHT] - BASE_EG[KNIGHT]).toBeGreaterThan(100);
   });
 
   it('runs end to end from a data file to a weights module', async () => {
