@@ -25,7 +25,7 @@
 //      node dist/kestrel.js datagen --pgn selfplay3.pgn --out data-sp3.txt
 //      node dist/kestrel.js datagen --pgn <the four match PGNs> --out data-kk.txt
 // 3. Weights, with 20% of the games held out for validation (newton, blend
-//    0.5, early stopping with tolerance 1; both tunings of the shipped weights used l2 1000,
+//    0.5, early stopping with tolerance 1; all three tunings of the shipped weights used l2 1000,
 //    which 5-fold cross-validation preferred to 5000 on these 7,398 games):
 //      node dist/kestrel.js tune --data data-sp12.txt --data data-kk.txt --data data-sp3.txt --l2 1000 --out weights-candidate.ts
 //    How much the settings gain on held-out games, measured on all the games
@@ -34,12 +34,19 @@
 //    Without a build: npx tsx src/tune/run.ts tune ... (same options).
 //    The output has the format of src/eval/weights.ts; it replaces that file
 //    only after a match confirms it.
-// 4. The shipped weights were then tuned once more, starting from those, on
+// 4. The weights were then tuned once more, starting from those, on
 //    newer games only: the 4,467 games at 5+0.05 of the self-play matches
 //    that tested search changes (Kestrel against earlier builds of itself,
 //    fastchess, UHO_4060_v4 openings; 4,267 games after datagen drops repeats):
 //      node dist/kestrel.js datagen --pgn <the 15 match PGNs> --out data-m.txt
 //      node dist/kestrel.js tune --data data-m.txt --l2 1000 --out weights-candidate.ts
+// 5. And once more, starting from those, on data-m.txt with two more sets:
+//    3,000 games of step 1's command with -rounds 3000 -srand 20261123
+//    (data-sp.txt) and the 800 games at 5+0.05 of the two self-play matches
+//    that tested step 4's weights and three evaluation terms (data-n.txt):
+//      node dist/kestrel.js datagen --pgn selfplay4.pgn --out data-sp.txt
+//      node dist/kestrel.js datagen --pgn <the two match PGNs> --out data-n.txt
+//      node dist/kestrel.js tune --data data-m.txt --data data-sp.txt --data data-n.txt --l2 1000 --out weights-candidate.ts
 
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
