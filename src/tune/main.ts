@@ -41,8 +41,8 @@
 //      node dist/kestrel.js datagen --pgn <the 15 match PGNs> --out data-m.txt
 //      node dist/kestrel.js tune --data data-m.txt --l2 1000 --out weights-candidate.ts
 // 5. And once more, starting from those, on data-m.txt with two more sets:
-//    3,000 games of step 1's command with -rounds 3000 -srand 20261123
-//    (data-sp.txt) and the 800 games at 5+0.05 of the two self-play matches
+//    3,000 games of step 1's command with -rounds 3000 -srand 20261123 and
+//    -pgnout file=selfplay4.pgn (data-sp.txt), and the 800 games at 5+0.05 of the two self-play matches
 //    that tested step 4's weights and three evaluation terms (data-n.txt):
 //      node dist/kestrel.js datagen --pgn selfplay4.pgn --out data-sp.txt
 //      node dist/kestrel.js datagen --pgn <the two match PGNs> --out data-n.txt
