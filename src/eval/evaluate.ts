@@ -1,7 +1,7 @@
 // The static evaluation: a tapered sum of linear terms. Material and piece
 // placement come summed incrementally from the Position (psqt.ts); mobility,
 // pawn structure, king safety and piece terms are computed here. Every term is
-// added through add(param, count), so the same code also produces the trace
+// added through term(param, count), so the same code also produces the trace
 // the tuner needs: how often each colour earned each parameter.
 //
 // Final score: (mg * phase + eg * scale/128 * (24 - phase)) / 24, where phase
@@ -86,14 +86,11 @@ const FILE_H = 0x80808080 | 0;
 const MOB_OFFSET = Int32Array.of(0, 0, MOB_KNIGHT, MOB_BISHOP, MOB_ROOK, MOB_QUEEN);
 
 // --- Per-call state, shared by the helpers below ----------------------------
-/** Running sum of the terms, packed (mg + eg * 65536), White minus Black. */
-let sum = 0;
 /** Midgame and endgame totals of the last evaluation (lastSums). */
 let mg = 0;
 let eg = 0;
-/** The colour whose terms are being added, and 1 for White or -1 for Black. */
+/** The colour whose terms are being traced. */
 let us = 0;
-let sign = 1;
 let tracing = false;
 /** Squares attacked by the pawns of colour c: PAWN_ATT[c * 2 + half]. */
 const PAWN_ATT = new Int32Array(4);
@@ -112,37 +109,44 @@ export const TRACE = new Int32Array(2 * NUM_PARAMS);
 /** Phase (0..24), endgame scale (0..128) and 1 if drawn by insufficient material, of the last traceEvaluate. */
 export const TRACE_INFO = new Int32Array(3);
 
-/** The colour whose terms the next add() calls are. */
+/** The colour whose terms the next term() calls are. */
 function colour(c: number): void {
   us = c;
-  sign = c === WHITE ? 1 : -1;
 }
 
 /**
- * Adds parameter i, earned n times by colour `us`. Math.imul, not `*`: an
- * integer product is never -0 (0 * -1 is, in doubles), and a -0 makes V8
- * deoptimize the evaluation and recompile it for doubles.
+ * Parameter i earned n times by colour `us`: its packed value, which the
+ * caller adds to that colour's score. Each helper sums its terms in a local
+ * variable (a register, where a module variable would be a memory access per
+ * term) and the caller adds White's and subtracts Black's. Math.imul, not
+ * `*`, here and wherever a score changes sign: an integer product is never
+ * -0 (0 * -1 is, in doubles), and a -0 makes V8 deoptimize the evaluation
+ * and recompile it for doubles.
  */
-function add(i: number, n: number): void {
-  sum += Math.imul(PACKED[i], Math.imul(n, sign));
+function term(i: number, n: number): number {
   if (tracing) TRACE[us * NUM_PARAMS + i] += n;
+  return Math.imul(PACKED[i], n);
 }
 
-/** Material and placement from scratch (trace mode; the fast path uses pos.psqMg/psqEg). */
-function addPieceSquares(board: Uint8Array): void {
+/** Material and placement from scratch, White minus Black (trace mode; the fast path uses pos.psqMg/psqEg). */
+function pieceSquares(board: Uint8Array): number {
+  let s = 0;
   for (let sq = 0; sq < 64; sq++) {
     const piece = board[sq];
     if (piece === 0) continue;
     colour(piece >> 3);
     const type = piece & 7;
-    if (type !== KING) add(MATERIAL + type - 1, 1);
-    add(pstOffset(type) + (us === WHITE ? sq : sq ^ 56), 1);
+    let v = term(pstOffset(type) + (us === WHITE ? sq : sq ^ 56), 1);
+    if (type !== KING) v += term(MATERIAL + type - 1, 1);
+    s += us === WHITE ? v : 0 - v;
   }
+  return s;
 }
 
-/** Knights, bishops, rooks, queens of colour c: mobility, king attacks, rook files, bishop pair, pawn threats. */
-function evalPieces(bb: Int32Array, kingSq: Int32Array, c: number, occLo: number, occHi: number): void {
+/** Knights, bishops, rooks, queens of colour c: mobility, king attacks, rook files, bishop pair, pawn threats (c's score, packed). */
+function evalPieces(bb: Int32Array, kingSq: Int32Array, c: number, occLo: number, occHi: number): number {
   colour(c);
+  let s = 0;
   const them = c ^ 1;
   const own = c << 3;
   const enemy = them << 3;
@@ -188,14 +192,14 @@ function evalPieces(bb: Int32Array, kingSq: Int32Array, c: number, occLo: number
         aHi = SLIDER_ATTACKS[r + 1];
         // Open files give rooks scope; a file with only enemy pawns gives a target.
         const f = (sq & 7) * 2;
-        if (((FILE_MASK[f] & allPawnsLo) | (FILE_MASK[f + 1] & allPawnsHi)) === 0) add(ROOK_OPEN, 1);
-        else if (((FILE_MASK[f] & ownPawnsLo) | (FILE_MASK[f + 1] & ownPawnsHi)) === 0) add(ROOK_SEMI_OPEN, 1);
+        if (((FILE_MASK[f] & allPawnsLo) | (FILE_MASK[f + 1] & allPawnsHi)) === 0) s += term(ROOK_OPEN, 1);
+        else if (((FILE_MASK[f] & ownPawnsLo) | (FILE_MASK[f + 1] & ownPawnsHi)) === 0) s += term(ROOK_SEMI_OPEN, 1);
         // The 7th rank: enemy pawns still at home, or the enemy king cut off on the back rank.
         if ((c === WHITE ? sq >> 3 : 7 - (sq >> 3)) === 6) {
           const rank7 = c === WHITE ? 0xff0000 : 0xff00;
           const rank8 = c === WHITE ? 7 : 0;
           const ep = (enemy | PAWN) * 2;
-          if (kingSq[them] >> 3 === rank8 || ((c === WHITE ? bb[ep + 1] : bb[ep]) & rank7) !== 0) add(ROOK_SEVENTH, 1);
+          if (kingSq[them] >> 3 === rank8 || ((c === WHITE ? bb[ep + 1] : bb[ep]) & rank7) !== 0) s += term(ROOK_SEVENTH, 1);
         }
       } else {
         const r = rookIndex(sq, occLo, occHi);
@@ -203,11 +207,11 @@ function evalPieces(bb: Int32Array, kingSq: Int32Array, c: number, occLo: number
         aLo = SLIDER_ATTACKS[r] | SLIDER_ATTACKS[b];
         aHi = SLIDER_ATTACKS[r + 1] | SLIDER_ATTACKS[b + 1];
       }
-      add(mob + popcount64(aLo & safeLo, aHi & safeHi), 1);
+      s += term(mob + popcount64(aLo & safeLo, aHi & safeHi), 1);
       // King attack: every square of the enemy king zone this piece hits.
       if (((aLo & zoneLo) | (aHi & zoneHi)) !== 0) {
         attackers++;
-        add(KING_ATTACK + type - KNIGHT, popcount64(aLo & zoneLo, aHi & zoneHi));
+        s += term(KING_ATTACK + type - KNIGHT, popcount64(aLo & zoneLo, aHi & zoneHi));
       }
       attLo |= aLo;
       attHi |= aHi;
@@ -219,20 +223,22 @@ function evalPieces(bb: Int32Array, kingSq: Int32Array, c: number, occLo: number
 
   // Two bishops cover both square colours.
   const bi = (own | BISHOP) * 2;
-  if (popcount64(bb[bi], bb[bi + 1]) >= 2) add(BISHOP_PAIR, 1);
+  if (popcount64(bb[bi], bb[bi + 1]) >= 2) s += term(BISHOP_PAIR, 1);
   // Enemy pieces attacked by our pawns must move or be lost.
   const targetLo = bb[enemy * 2] & ~bb[(enemy | PAWN) * 2] & ~bb[(enemy | KING) * 2];
   const targetHi = bb[enemy * 2 + 1] & ~bb[(enemy | PAWN) * 2 + 1] & ~bb[(enemy | KING) * 2 + 1];
   const threats = popcount64(targetLo & PAWN_ATT[c * 2], targetHi & PAWN_ATT[c * 2 + 1]);
-  if (threats !== 0) add(PAWN_THREAT, threats);
+  if (threats !== 0) s += term(PAWN_THREAT, threats);
+  return s;
 }
 
 /**
  * Pawn-only terms of colour c: isolated, backward, doubled, connected and the
- * passed pawns' base bonus. Records c's passed pawns in PASSERS.
+ * passed pawns' base bonus (c's score, packed). Records c's passed pawns in PASSERS.
  */
-function pawnStructure(bb: Int32Array, c: number): void {
+function pawnStructure(bb: Int32Array, c: number): number {
   colour(c);
+  let s = 0;
   const them = c ^ 1;
   const ownLo = bb[((c << 3) | PAWN) * 2];
   const ownHi = bb[((c << 3) | PAWN) * 2 + 1];
@@ -259,51 +265,52 @@ function pawnStructure(bb: Int32Array, c: number): void {
 
     if (((ADJACENT_FILES[f] & ownLo) | (ADJACENT_FILES[f + 1] & ownHi)) === 0) {
       // Isolated: no pawn can ever defend it.
-      add(ISOLATED, 1);
+      s += term(ISOLATED, 1);
     } else if (
       ((SUPPORT_SPAN[i] & ownLo) | (SUPPORT_SPAN[i + 1] & ownHi)) === 0 &&
       (PAWN_ATT[them * 2 + (stop >> 5)] & (1 << (stop & 31))) !== 0
     ) {
       // Backward: its neighbours are all ahead of it and an enemy pawn guards its stop square.
-      add(BACKWARD, 1);
+      s += term(BACKWARD, 1);
     }
     const aheadOwn = ((FORWARD_FILE[i] & ownLo) | (FORWARD_FILE[i + 1] & ownHi)) !== 0;
     // Doubled: the rear pawn of two on a file is blocked by its own side.
-    if (aheadOwn) add(DOUBLED, 1);
+    if (aheadOwn) s += term(DOUBLED, 1);
     // Connected pawns defend each other or advance side by side.
-    if (((BESIDE[sq * 2] & ownLo) | (BESIDE[sq * 2 + 1] & ownHi)) !== 0) add(PHALANX + rank, 1);
+    if (((BESIDE[sq * 2] & ownLo) | (BESIDE[sq * 2 + 1] & ownHi)) !== 0) s += term(PHALANX + rank, 1);
     const d = (them * 64 + sq) * 2;
-    if (((PAWN_ATTACKS[d] & ownLo) | (PAWN_ATTACKS[d + 1] & ownHi)) !== 0) add(SUPPORTED + rank, 1);
+    if (((PAWN_ATTACKS[d] & ownLo) | (PAWN_ATTACKS[d + 1] & ownHi)) !== 0) s += term(SUPPORTED + rank, 1);
 
     // Passed: no enemy pawn ahead on its own or adjacent files (front pawn of a file only).
     if (aheadOwn || ((PASSED_SPAN[i] & enemyLo) | (PASSED_SPAN[i + 1] & enemyHi)) !== 0) continue;
-    add(PASSED + rank, 1);
+    s += term(PASSED + rank, 1);
     if (sq < 32) passedLo |= 1 << sq;
     else passedHi |= 1 << (sq - 32);
   }
   PASSERS[c * 2] = passedLo;
   PASSERS[c * 2 + 1] = passedHi;
+  return s;
 }
 
 /**
- * Pawn structure of both colours and each king's pawn shelter, from the pawn
- * cache when it holds this structure (and king square); never while tracing.
+ * Pawn structure of both colours and each king's pawn shelter, White minus
+ * Black, from the pawn cache when it holds this structure (and king square);
+ * never while tracing.
  */
-function pawnTerms(bb: Int32Array, kingSq: Int32Array): void {
+function pawnTerms(bb: Int32Array, kingSq: Int32Array): number {
   const wLo = bb[PAWN * 2];
   const wHi = bb[PAWN * 2 + 1];
   const bLo = bb[(8 | PAWN) * 2];
   const bHi = bb[(8 | PAWN) * 2 + 1];
   if (tracing) {
-    pawnStructure(bb, WHITE);
-    pawnStructure(bb, BLACK);
-    kingShelter(bb, kingSq[WHITE], WHITE);
-    kingShelter(bb, kingSq[BLACK], BLACK);
-    return;
+    return (
+      pawnStructure(bb, WHITE) - pawnStructure(bb, BLACK) + kingShelter(bb, kingSq[WHITE], WHITE) - kingShelter(bb, kingSq[BLACK], BLACK)
+    );
   }
+  let sum: number;
   const slot = pawnCacheSlot(wLo, wHi, bLo, bHi);
   if (pawnCacheHit(slot, wLo, wHi, bLo, bHi)) {
-    sum += PAWN_CACHE[slot + PC_PAWNS];
+    sum = PAWN_CACHE[slot + PC_PAWNS];
     // Passed pawns of both colours share one set: the colour of each is in the pawn sets.
     const pLo = PAWN_CACHE[slot + PC_PASSED_LO];
     const pHi = PAWN_CACHE[slot + PC_PASSED_HI];
@@ -312,36 +319,35 @@ function pawnTerms(bb: Int32Array, kingSq: Int32Array): void {
     PASSERS[2] = pLo & bLo;
     PASSERS[3] = pHi & bHi;
   } else {
-    const before = sum;
-    pawnStructure(bb, WHITE);
-    pawnStructure(bb, BLACK);
+    sum = pawnStructure(bb, WHITE) - pawnStructure(bb, BLACK);
     PAWN_CACHE[slot] = wLo;
     PAWN_CACHE[slot + 1] = wHi;
     PAWN_CACHE[slot + 2] = bLo;
     PAWN_CACHE[slot + 3] = bHi;
-    PAWN_CACHE[slot + PC_PAWNS] = sum - before;
+    PAWN_CACHE[slot + PC_PAWNS] = sum;
     PAWN_CACHE[slot + PC_PASSED_LO] = PASSERS[0] | PASSERS[2];
     PAWN_CACHE[slot + PC_PASSED_HI] = PASSERS[1] | PASSERS[3];
     PAWN_CACHE[slot + PC_KING] = -1;
     PAWN_CACHE[slot + PC_KING + 1] = -1;
   }
+  // Each colour's shelter is cached signed: White's added, Black's subtracted.
   for (let c = 0; c < 2; c++) {
     const ksq = kingSq[c];
     const s = slot + PC_SHELTER + c;
-    if (PAWN_CACHE[slot + PC_KING + c] === ksq) {
-      sum += PAWN_CACHE[s];
-    } else {
-      const before = sum;
-      kingShelter(bb, ksq, c);
+    if (PAWN_CACHE[slot + PC_KING + c] !== ksq) {
+      const shelter = kingShelter(bb, ksq, c);
       PAWN_CACHE[slot + PC_KING + c] = ksq;
-      PAWN_CACHE[s] = sum - before;
+      PAWN_CACHE[s] = c === WHITE ? shelter : 0 - shelter;
     }
+    sum += PAWN_CACHE[s];
   }
+  return sum;
 }
 
-/** Passed pawns of colour c, beyond their base bonus: free path, safe stop square, king distances. */
-function passedPawns(kingSq: Int32Array, c: number, occLo: number, occHi: number): void {
+/** Passed pawns of colour c, beyond their base bonus: free path, safe stop square, king distances (c's score, packed). */
+function passedPawns(kingSq: Int32Array, c: number, occLo: number, occHi: number): number {
   colour(c);
+  let s = 0;
   const them = c ^ 1;
   const ownKing = kingSq[c] * 64;
   const theirKing = kingSq[them] * 64;
@@ -360,12 +366,13 @@ function passedPawns(kingSq: Int32Array, c: number, occLo: number, occHi: number
     const rank = c === WHITE ? sq >> 3 : 7 - (sq >> 3);
     const i = (c * 64 + sq) * 2;
     const stop = sq + up;
-    if (((FORWARD_FILE[i] & occLo) | (FORWARD_FILE[i + 1] & occHi)) === 0) add(PASSED_FREE + rank, 1);
-    if ((ATTACKED[them * 2 + (stop >> 5)] & (1 << (stop & 31))) === 0) add(PASSED_SAFE + rank, 1);
+    if (((FORWARD_FILE[i] & occLo) | (FORWARD_FILE[i + 1] & occHi)) === 0) s += term(PASSED_FREE + rank, 1);
+    if ((ATTACKED[them * 2 + (stop >> 5)] & (1 << (stop & 31))) === 0) s += term(PASSED_SAFE + rank, 1);
     // In the endgame the kings race to the pawn: ours to escort it, theirs to stop it.
-    add(PASSED_KING_OWN + rank, DISTANCE[ownKing + stop]);
-    add(PASSED_KING_THEIR + rank, DISTANCE[theirKing + stop]);
+    s += term(PASSED_KING_OWN + rank, DISTANCE[ownKing + stop]);
+    s += term(PASSED_KING_THEIR + rank, DISTANCE[theirKing + stop]);
   }
+  return s;
 }
 
 /** Rank distance from the king to the nearest pawn of (lo, hi) ahead of it on one file; 0 when none. */
@@ -378,9 +385,10 @@ function nearestAhead(lo: number, hi: number, c: number, kingRank: number): numb
   return d < 7 ? d : 7;
 }
 
-/** Pawn shelter of colour c's king on ksq: own pawns in front on its three files, and enemy pawns storming them. */
-function kingShelter(bb: Int32Array, ksq: number, c: number): void {
+/** Pawn shelter of colour c's king on ksq: own pawns in front on its three files, and enemy pawns storming them (c's score, packed). */
+function kingShelter(bb: Int32Array, ksq: number, c: number): number {
   colour(c);
+  let s = 0;
   const kingRank = ksq >> 3;
   let kf = ksq & 7;
   if (kf < 1) kf = 1;
@@ -396,17 +404,19 @@ function kingShelter(bb: Int32Array, ksq: number, c: number): void {
     const mLo = FILE_MASK[f * 2];
     const mHi = FILE_MASK[f * 2 + 1];
     // Own pawns close in front shelter the king; enemy pawns close in front open lines to it.
-    add(SHIELD + nearestAhead(ownLo & mLo, ownHi & mHi, c, kingRank), 1);
-    add(STORM + nearestAhead(enemyLo & mLo, enemyHi & mHi, c, kingRank), 1);
+    s += term(SHIELD + nearestAhead(ownLo & mLo, ownHi & mHi, c, kingRank), 1);
+    s += term(STORM + nearestAhead(enemyLo & mLo, enemyHi & mHi, c, kingRank), 1);
   }
+  return s;
 }
 
-/** Pieces attacking the enemy king zone, counted in evalPieces: many together are worth more than the sum of single attacks. */
-function kingAttackers(): void {
-  colour(WHITE);
-  add(KING_ATTACKERS + (ZONE_ATTACKERS[WHITE] < 7 ? ZONE_ATTACKERS[WHITE] : 7), 1);
-  colour(BLACK);
-  add(KING_ATTACKERS + (ZONE_ATTACKERS[BLACK] < 7 ? ZONE_ATTACKERS[BLACK] : 7), 1);
+/**
+ * Pieces of colour c attacking the enemy king zone, counted in evalPieces:
+ * many together are worth more than the sum of single attacks.
+ */
+function kingAttackers(c: number): number {
+  colour(c);
+  return term(KING_ATTACKERS + (ZONE_ATTACKERS[c] < 7 ? ZONE_ATTACKERS[c] : 7), 1);
 }
 
 /** The whole evaluation from White's point of view (mg/eg left in the module state). */
@@ -414,10 +424,10 @@ function evalWhite(pos: Position): number {
   const bb = pos.bb;
   const kingSq = pos.kingSq;
   const phase = pos.phase < MAX_PHASE ? pos.phase : MAX_PHASE;
-  sum = 0;
+  let sum = 0;
   if (tracing) {
     TRACE.fill(0);
-    addPieceSquares(pos.board);
+    sum = pieceSquares(pos.board);
   }
   const occLo = bb[0] | bb[16];
   const occHi = bb[1] | bb[17];
@@ -440,15 +450,14 @@ function evalWhite(pos: Position): number {
   PAWN_ATT[2] = (blLo >>> 9) | (blHi << 23) | (brLo >>> 7) | (brHi << 25);
   PAWN_ATT[3] = (blHi >>> 9) | (brHi >>> 7);
 
-  evalPieces(bb, kingSq, WHITE, occLo, occHi);
-  evalPieces(bb, kingSq, BLACK, occLo, occHi);
-  pawnTerms(bb, kingSq);
-  passedPawns(kingSq, WHITE, occLo, occHi);
-  passedPawns(kingSq, BLACK, occLo, occHi);
-  kingAttackers();
+  sum += evalPieces(bb, kingSq, WHITE, occLo, occHi) - evalPieces(bb, kingSq, BLACK, occLo, occHi);
+  sum += pawnTerms(bb, kingSq);
+  sum += passedPawns(kingSq, WHITE, occLo, occHi) - passedPawns(kingSq, BLACK, occLo, occHi);
+  sum += kingAttackers(WHITE) - kingAttackers(BLACK);
   // The side to move is a tempo up.
   colour(pos.side);
-  add(TEMPO, 1);
+  const tempo = term(TEMPO, 1);
+  sum += pos.side === WHITE ? tempo : 0 - tempo;
 
   mg = unpackMg(sum);
   eg = unpackEg(sum);
@@ -466,7 +475,7 @@ function evalWhite(pos: Position): number {
   }
   if (drawn) return 0;
   // Truncating division keeps the score exactly antisymmetric under colour
-  // flip; Math.imul keeps the products integers (never -0, as in add()).
+  // flip; Math.imul keeps the products integers (never -0, as in term()).
   return ((Math.imul(mg, phase * SCALE_NORMAL) + Math.imul(eg, (MAX_PHASE - phase) * scale)) / (MAX_PHASE * SCALE_NORMAL)) | 0;
 }
 
