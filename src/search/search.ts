@@ -649,8 +649,10 @@ export class Searcher {
     const start = ply * MAX_MOVES;
     const cont1 = ply >= 1 ? this.contAt[ply - 1] : NO_CONT;
     const cont2 = ply >= 2 ? this.contAt[ply - 2] : NO_CONT;
-    // The hash move is tried before any move is generated: it often cuts off at once.
-    let ttMovePending = !isRoot && ttMove !== 0 && ttMove !== excluded && isPseudoLegal(pos, ttMove);
+    // The hash move is tried before any move is generated: it often cuts off at
+    // once. A move that cannot be played here is another position's (a key collision).
+    const ttMoveUsable = ttMove !== 0 && isPseudoLegal(pos, ttMove);
+    let ttMovePending = !isRoot && ttMoveUsable && ttMove !== excluded;
     let generated = false;
     let end = start;
     let next = start;
@@ -668,7 +670,7 @@ export class Searcher {
     // Move-count and SEE pruning are off in pawn endings, where single moves decide.
     const mayPruneMoves = !isRoot && this.hasNonPawnMaterial(pos.side);
     // A capture or promotion as hash move: the quiet moves after it are less likely to matter.
-    const ttMoveNoisy = ttMove !== 0 && isNoisy(pos, ttMove);
+    let ttMoveNoisy = ttMoveUsable && isNoisy(pos, ttMove);
 
     for (;;) {
       let move: number;
@@ -760,6 +762,7 @@ export class Searcher {
         // The hash move leaves our king in check (a key collision): forget it.
         pos.unmakeMove();
         ttMove = 0;
+        ttMoveNoisy = false;
         continue;
       }
       const givesCheck = pos.inCheck();
