@@ -119,9 +119,9 @@ function colour(c: number): void {
  * caller adds to that colour's score. Each helper sums its terms in a local
  * variable (a register, where a module variable would be a memory access per
  * term) and the caller adds White's and subtracts Black's. Math.imul, not
- * `*`, here and wherever a score changes sign: an integer product is never
- * -0 (0 * -1 is, in doubles), and a -0 makes V8 deoptimize the evaluation
- * and recompile it for doubles.
+ * `*`: an integer product is never -0 (0 * -1 is, in doubles), and a -0
+ * makes V8 deoptimize the evaluation and recompile it for doubles. For the
+ * same reason a score changes sign as `0 - x`, never `-x`.
  */
 function term(i: number, n: number): number {
   if (tracing) TRACE[us * NUM_PARAMS + i] += n;
