@@ -6,6 +6,7 @@
 // only when the other side has no attacker left on the square.
 
 import { describe, expect, it } from 'vitest';
+import { parseUciMove } from '../../src/board/notation.js';
 import { Position } from '../../src/board/position.js';
 import { SEE_VALUE, seeGE } from '../../src/board/see.js';
 import { CASTLE, EN_PASSANT, KING, KNIGHT, PAWN, WHITE, isPromotion, moveFrom, moveKind, moveTo, promotionType } from '../../src/board/types.js';
@@ -102,8 +103,7 @@ describe('static exchange evaluation', () => {
   it('scores simple exchanges by hand', () => {
     const value = (fen: string, uci: string): number => {
       const pos = new Position(fen);
-      const move = legalMoves(pos).find((m) => `${'abcdefgh'[moveFrom(m) & 7]}${(moveFrom(m) >> 3) + 1}${'abcdefgh'[moveTo(m) & 7]}${(moveTo(m) >> 3) + 1}` === uci);
-      if (move === undefined) throw new Error(`no move ${uci}`);
+      const move = parseUciMove(pos, uci);
       let lo = -2000;
       let hi = 2000;
       // The largest threshold seeGE accepts is the exchange's value.
