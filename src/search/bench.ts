@@ -14,7 +14,12 @@ import { Searcher } from './search.js';
 import type { HelperThreads } from './threads.js';
 import { WARM_UP_POSITIONS, warmUp } from './warmup.js';
 
-export const DEFAULT_BENCH_DEPTH = 10;
+/**
+ * Deep enough that the search, not V8's start-up, sets the speed: the first
+ * 100-200 ms of a process run partly uncompiled code (see warmup.ts), a sixth
+ * of a depth-10 bench but a twentieth of this one (about three seconds).
+ */
+export const DEFAULT_BENCH_DEPTH = 12;
 
 /** Openings (start position and UHO lines), middlegames (Win at Chess) and endgames (perft suite and classics). */
 export const BENCH_POSITIONS: readonly string[] = [
