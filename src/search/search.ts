@@ -786,9 +786,9 @@ export class Searcher {
           if (ttMoveNoisy) r++;
           if (givesCheck) r--;
           // A quiet move that has often refuted positions like this one (history,
-          // continuations included: up to ±3 * 16384, so up to 6 plies) is
+          // continuations included: up to ±3 * 16384, so up to 8 plies) is
           // reduced less, a poor one more.
-          r -= (this.ordering.historyOf(pos.side ^ 1, move, this.contAt[ply], cont1, cont2) / 8192) | 0;
+          r -= (this.ordering.historyOf(pos.side ^ 1, move, this.contAt[ply], cont1, cont2) / 6144) | 0;
           r = Math.max(0, Math.min(r, newDepth - 1));
         }
         score = 0 - this.search(-1 - alpha, 0 - alpha, newDepth - r, ply + 1, true);
