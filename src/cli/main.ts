@@ -6,6 +6,8 @@ import { Command } from 'commander';
 import { runUci } from '../uci/uci.js';
 import { engineVersion } from '../uci/version.js';
 import { isSearchWorker, runSearchWorker } from '../uci/search-worker.js';
+import { isSelfPlayWorker, runSelfPlayWorker } from '../train/selfplay-run.js';
+import { registerTrainCommands } from './train-commands.js';
 import { registerBookCommands } from '../book/cli.js';
 import { registerEngineCommands } from './engine-commands.js';
 import { registerPerftCommands } from './perft-commands.js';
@@ -18,11 +20,14 @@ const program = new Command('kestrel')
 registerPerftCommands(program);
 registerEngineCommands(program);
 registerBookCommands(program);
+registerTrainCommands(program);
 
 // The search worker runs this same bundle; it must not parse arguments.
 // No arguments means UCI (checked before commander so that an unknown command is still an error).
 if (isSearchWorker()) {
   runSearchWorker();
+} else if (isSelfPlayWorker()) {
+  runSelfPlayWorker();
 } else {
   // Before any search code runs; the flags hold for the whole process, workers included.
   tuneV8();

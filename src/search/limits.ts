@@ -9,6 +9,8 @@ export interface GoParams {
   movestogo?: number;
   depth?: number;
   nodes?: number;
+  /** No new iteration starts after this many nodes (self-play data generation); `nodes` stays the hard limit. */
+  softNodes?: number;
   /** Search for a mate in this many moves. */
   mate?: number;
   movetime?: number;

@@ -45,6 +45,9 @@ export interface SearchResult {
   /** UCI move, or '0000' when there is no legal move. */
   bestMove: string;
   ponderMove: string | null;
+  /** The best move (0 when there is none) and its score, from the side to move's point of view. */
+  move: number;
+  score: number;
 }
 
 // Late-move reduction table: reduce more for later moves at higher depth.
@@ -213,7 +216,7 @@ export class Searcher {
       const score = pos.inCheck() ? -MATE : 0;
       emit(`info depth 0 score ${formatScore(score)} nodes 0 time 0`);
       this.waitWhileInfinite(params);
-      return { bestMove: '0000', ponderMove: null };
+      return { bestMove: '0000', ponderMove: null, move: 0, score };
     }
     this.helpers?.start(this.tt, params, options);
 
@@ -286,6 +289,7 @@ export class Searcher {
       // Stop conditions.
       if (params.mate !== undefined && params.mate > 0 && bestScore >= MATE_BOUND && MATE - bestScore <= params.mate * 2) break;
       if (this.nodeLimitTotal > 0 && this.totalNodes() >= this.nodeLimitTotal) break;
+      if (params.softNodes !== undefined && this.totalNodes() >= params.softNodes) break;
       if (budget.softMs > 0 && !this.pondering && params.depth === undefined) {
         if (allowed === 1 && depth >= 2) break; // only one move: play it
         if (Math.abs(bestScore) >= MATE_BOUND && depth >= MATE - Math.abs(bestScore) + 4) break; // mate found
@@ -301,7 +305,7 @@ export class Searcher {
 
     if (isHelper) {
       this.shared!.publishNodes(this.threadIndex, this.nodes);
-      return { bestMove: moveToUci(pos, bestMove), ponderMove: null };
+      return { bestMove: moveToUci(pos, bestMove), ponderMove: null, move: bestMove, score: bestScore };
     }
     this.waitWhileInfinite(params);
 
@@ -327,7 +331,7 @@ export class Searcher {
     }
     if (!reportedLast) this.reportLine(Math.max(1, completedDepth), Math.max(1, lastSeldepth), 1, score, line, options);
     const ponder = this.ponderMoveAfter(lastPv, bestMove);
-    return { bestMove: moveToUci(pos, bestMove), ponderMove: ponder };
+    return { bestMove: moveToUci(pos, bestMove), ponderMove: ponder, move: bestMove, score };
   }
 
   /** Nodes of this search: this searcher's, plus its helpers' as last published. */

@@ -18,7 +18,8 @@
 // when the search throws: then the worker reports `info string error: ...`
 // and answers with a legal fallback move.
 
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { type Worker, parentPort, workerData } from 'node:worker_threads';
+import { startWorker, workerRole } from '../platform/worker.js';
 import { generateMoves } from '../board/movegen.js';
 import { moveToUci, parseUciMove } from '../board/notation.js';
 import { Perft } from '../board/perft.js';
@@ -35,26 +36,12 @@ import { ThreadPool, runSearchHelper } from './thread-pool.js';
 
 /** True in a thread started by startSearchWorker(). */
 export function isSearchWorker(): boolean {
-  if (isMainThread) return false;
-  const data = workerData as Partial<SearchWorkerData> | null | undefined;
-  return data !== null && typeof data === 'object' && data.kestrelRole === 'search-worker';
+  return workerRole() === 'search-worker';
 }
 
 /** Starts the search worker running the code this module was loaded from. */
 export function startSearchWorker(data: SearchWorkerData): Worker {
-  const self = import.meta.url;
-  if (self.endsWith('.ts')) {
-    // Development under tsx: on Node.js 20 a worker does not inherit tsx's
-    // module hooks, so the worker registers them before importing this file.
-    try {
-      const api = import.meta.resolve('tsx/esm/api');
-      const boot = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(self)}); })`;
-      return new Worker(boot, { eval: true, workerData: data });
-    } catch {
-      // tsx is not installed: try the plain way below.
-    }
-  }
-  return new Worker(new URL(self), { workerData: data });
+  return startWorker(import.meta.url, data);
 }
 
 let started = false;

@@ -1,0 +1,64 @@
+// How a game ends by the rules: checkmate, stalemate, threefold repetition,
+// the fifty-move rule and material with which neither side can mate.
+
+import { popcount64 } from './bitboard.js';
+import { generateMoves } from './movegen.js';
+import type { Position } from './position.js';
+import { BISHOP, BLACK, KNIGHT, MAX_MOVES, PAWN, QUEEN, ROOK, WHITE } from './types.js';
+
+export type GameResult = '1-0' | '0-1' | '1/2-1/2';
+
+export interface Outcome {
+  result: GameResult;
+  reason: 'checkmate' | 'stalemate' | 'threefold repetition' | 'fifty-move rule' | 'insufficient material';
+}
+
+const LIGHT_LO = 0x55aa55aa;
+const LIGHT_HI = 0x55aa55aa;
+
+/** Scratch list for counting legal moves (single-threaded, never re-entered). */
+const scratch = new Int32Array(MAX_MOVES);
+
+/** How often the current position has occurred since the last irreversible move (1: only now). */
+export function repetitions(pos: Position): number {
+  let count = 1;
+  const stop = Math.max(0, pos.ply - pos.halfmove);
+  for (let i = pos.ply - 4; i >= stop; i -= 2) {
+    if (pos.stackKeyLo[i] === pos.keyLo && pos.stackKeyHi[i] === pos.keyHi) count++;
+  }
+  return count;
+}
+
+/**
+ * Neither side can ever mate: kings alone, a single minor piece, or only
+ * bishops that all stand on squares of one colour.
+ */
+export function insufficientMaterial(pos: Position): boolean {
+  const bb = pos.bb;
+  for (const color of [WHITE, BLACK]) {
+    for (const type of [PAWN, ROOK, QUEEN]) {
+      const p = ((color << 3) | type) * 2;
+      if ((bb[p] | bb[p + 1]) !== 0) return false;
+    }
+  }
+  const knights = popcount64(bb[KNIGHT * 2], bb[KNIGHT * 2 + 1]) + popcount64(bb[(8 | KNIGHT) * 2], bb[(8 | KNIGHT) * 2 + 1]);
+  const bLo = bb[BISHOP * 2] | bb[(8 | BISHOP) * 2];
+  const bHi = bb[BISHOP * 2 + 1] | bb[(8 | BISHOP) * 2 + 1];
+  const bishops = popcount64(bLo, bHi);
+  if (knights + bishops <= 1) return true;
+  if (knights > 0) return false;
+  const light = popcount64(bLo & LIGHT_LO, bHi & LIGHT_HI);
+  return light === 0 || light === bishops;
+}
+
+/** How the game stands ended in pos, or null while it goes on. */
+export function gameOutcome(pos: Position): Outcome | null {
+  if (generateMoves(pos, scratch, 0, false) === 0) {
+    if (!pos.inCheck()) return { result: '1/2-1/2', reason: 'stalemate' };
+    return { result: pos.side === WHITE ? '0-1' : '1-0', reason: 'checkmate' };
+  }
+  if (pos.halfmove >= 100) return { result: '1/2-1/2', reason: 'fifty-move rule' };
+  if (repetitions(pos) >= 3) return { result: '1/2-1/2', reason: 'threefold repetition' };
+  if (insufficientMaterial(pos)) return { result: '1/2-1/2', reason: 'insufficient material' };
+  return null;
+}

@@ -1,0 +1,89 @@
+// Subcommands that make training data for the neural network: `selfplay`.
+
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { DEFAULT_SELFPLAY_SETTINGS, type SelfPlaySettings } from '../train/selfplay.js';
+import { runSelfPlay } from '../train/selfplay-run.js';
+
+/** Reads an integer option within [min, max], or exits with a one-line error. */
+function integer(program: Command, name: string, text: string | undefined, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min || n > max) program.error(`error: ${name} must be an integer from ${min} to ${max}, got '${text}'`);
+  return n;
+}
+
+/** The FENs of an EPD or FEN file (first four fields of each line), or exits with a one-line error. */
+function readOpenings(program: Command, path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    program.error(`error: cannot read the openings file ${path}`);
+  }
+  const fens: string[] = [];
+  for (const line of text.split('\n')) {
+    const fields = line.trim().split(/\s+/);
+    if (fields.length >= 4) fens.push(`${fields.slice(0, 4).join(' ')} 0 1`);
+  }
+  if (fens.length === 0) program.error(`error: no positions in ${path}`);
+  return fens;
+}
+
+interface SelfPlayOptions {
+  out: string;
+  threads?: string;
+  games?: string;
+  positions?: string;
+  hours?: string;
+  seed?: string;
+  softNodes?: string;
+  hardNodes?: string;
+  randomPlies?: string;
+  book?: string;
+  maxOpeningScore?: string;
+}
+
+export function registerTrainCommands(program: Command): void {
+  const d = DEFAULT_SELFPLAY_SETTINGS;
+  program
+    .command('selfplay')
+    .description('play Kestrel against itself and append the games, with every position\'s score, to a viriformat file (training data for the network)')
+    .requiredOption('--out <file>', 'viriformat file to append to (a run resumes where the file ends)')
+    .option('--threads <n>', 'games played at once, one per worker thread', '1')
+    .option('--games <n>', 'stop once the file holds n games')
+    .option('--positions <n>', 'stop once the file holds n positions')
+    .option('--hours <h>', 'stop after h hours')
+    .option('--seed <n>', 'run seed: game i of a seed is always the same game', '1')
+    .option('--soft-nodes <n>', 'no new iteration after n nodes', String(d.softNodes))
+    .option('--hard-nodes <n>', 'a search stops at n nodes', String(d.hardNodes))
+    .option('--random-plies <n>', 'random legal plies that open each game', String(d.randomPlies))
+    .option('--book <file>', 'EPD file of starting positions (the random plies follow)')
+    .option('--max-opening-score <cp>', 'throw away openings scored further from 0', String(d.maxOpeningScore))
+    .action(async (opts: SelfPlayOptions) => {
+      const settings: SelfPlaySettings = {
+        ...d,
+        softNodes: integer(program, '--soft-nodes', opts.softNodes, d.softNodes, 1),
+        hardNodes: integer(program, '--hard-nodes', opts.hardNodes, d.hardNodes, 1),
+        randomPlies: integer(program, '--random-plies', opts.randomPlies, d.randomPlies, 0, 100),
+        maxOpeningScore: integer(program, '--max-opening-score', opts.maxOpeningScore, d.maxOpeningScore, 0),
+        book: opts.book === undefined ? [] : readOpenings(program, opts.book),
+      };
+      if (settings.hardNodes < settings.softNodes) program.error('error: --hard-nodes must be at least --soft-nodes');
+      const hours = opts.hours === undefined ? undefined : Number(opts.hours);
+      if (hours !== undefined && !(hours > 0)) program.error(`error: --hours must be a positive number, got '${opts.hours}'`);
+      const games = opts.games === undefined ? undefined : integer(program, '--games', opts.games, 0, 1);
+      const positions = opts.positions === undefined ? undefined : integer(program, '--positions', opts.positions, 0, 1);
+      if (games === undefined && positions === undefined && hours === undefined) program.error('error: say when to stop: --games, --positions or --hours');
+      const done = await runSelfPlay({
+        out: opts.out,
+        threads: integer(program, '--threads', opts.threads, 1, 1, 64),
+        seed: integer(program, '--seed', opts.seed, 1, 0, 0xffffffff),
+        games,
+        positions,
+        hours,
+        settings,
+      });
+      process.stderr.write(`${done.games} games, ${done.positions} positions written to ${opts.out}\n`);
+    });
+}

@@ -1,0 +1,174 @@
+// `kestrel selfplay`: self-play games in worker threads, appended to a
+// viriformat file. Game i is always the same game (selfplay.ts), and the
+// games are written in index order, so the file holds games 0..n-1 of the
+// run seed: a run that is interrupted (a half-written last game is cut off
+// when the next run opens the file) resumes at game n.
+
+import { closeSync, existsSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
+import { type Worker, parentPort, workerData } from 'node:worker_threads';
+import { startWorker, workerRole } from '../platform/worker.js';
+import { Searcher } from '../search/search.js';
+import { type SelfPlaySettings, SelfPlayer } from './selfplay.js';
+import { RESULT_BLACK_WIN, RESULT_WHITE_WIN, indexGames } from './viriformat.js';
+
+const ROLE = 'selfplay-worker';
+/** Table size of each thread's searcher: ample for a few thousand nodes a move. */
+const HASH_MB = 8;
+const PROGRESS_MS = 2000;
+
+export interface SelfPlayRun {
+  out: string;
+  threads: number;
+  seed: number;
+  /** Stop once the file holds this many games, or this many positions (plies), or after this many hours. */
+  games?: number;
+  positions?: number;
+  hours?: number;
+  settings: SelfPlaySettings;
+}
+
+interface WorkerInput {
+  kestrelRole: typeof ROLE;
+  seed: number;
+  settings: SelfPlaySettings;
+}
+
+type ToWorker = { index: number };
+type FromWorker = { index: number; bytes: Uint8Array; plies: number; result: number } | { error: string };
+
+/** What the output file already holds (after cutting off a half-written game). */
+function resume(out: string, log: (line: string) => void): { games: number; positions: number } {
+  if (!existsSync(out)) return { games: 0, positions: 0 };
+  const bytes = readFileSync(out);
+  const index = indexGames(bytes);
+  if (index.completeBytes < bytes.length) {
+    log(`${out}: cut off ${bytes.length - index.completeBytes} bytes of a half-written game at the end`);
+    truncateSync(out, index.completeBytes);
+  }
+  const positions = index.plies.reduce((a, b) => a + b, 0);
+  if (index.offsets.length > 0) log(`${out}: ${index.offsets.length} games (${positions} positions) already there; resuming at game ${index.offsets.length}`);
+  return { games: index.offsets.length, positions };
+}
+
+function clock(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  return `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** Plays the run; resolves with the games and positions written by it. */
+export function runSelfPlay(run: SelfPlayRun, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<{ games: number; positions: number }> {
+  const before = resume(run.out, log);
+  const fd = openSync(run.out, 'a');
+  const started = performance.now();
+  const deadline = run.hours !== undefined ? started + run.hours * 3600_000 : Infinity;
+  let nextIndex = before.games;
+  let nextWrite = before.games;
+  let positions = before.positions;
+  const results = [0, 0, 0];
+  const pending = new Map<number, { bytes: Uint8Array; plies: number; result: number }>();
+  let stopping = false;
+  let lastProgress = 0;
+
+  const enough = (): boolean =>
+    stopping ||
+    performance.now() >= deadline ||
+    (run.games !== undefined && nextIndex >= run.games) ||
+    (run.positions !== undefined && positions >= run.positions);
+
+  const progress = (final: boolean): void => {
+    const now = performance.now();
+    if (!final && now - lastProgress < PROGRESS_MS) return;
+    lastProgress = now;
+    const games = nextWrite - before.games;
+    const added = positions - before.positions;
+    const rate = added / Math.max(1e-3, (now - started) / 1000);
+    const total = Math.max(1, games);
+    const split = `W ${((100 * results[RESULT_WHITE_WIN]) / total).toFixed(0)}% D ${((100 * (games - results[0] - results[2])) / total).toFixed(0)}% B ${((100 * results[RESULT_BLACK_WIN]) / total).toFixed(0)}%`;
+    let left = Infinity;
+    if (run.hours !== undefined) left = deadline - now;
+    if (run.games !== undefined && games > 0) left = Math.min(left, ((run.games - nextWrite) * (now - started)) / games);
+    if (run.positions !== undefined && rate > 0) left = Math.min(left, ((run.positions - positions) / rate) * 1000);
+    log(
+      `games ${nextWrite} (+${games})  positions ${positions} (+${added})  ${Math.round(rate)} positions/s  ${split}` +
+        (Number.isFinite(left) ? `  time left ${clock(left)}` : ''),
+    );
+  };
+
+  return new Promise((resolve, reject) => {
+    const workers: Worker[] = [];
+    let busy = 0;
+    const finish = (error?: Error): void => {
+      for (const w of workers) void w.terminate();
+      closeSync(fd);
+      process.off('SIGINT', onSignal);
+      progress(true);
+      if (error !== undefined) reject(error);
+      else resolve({ games: nextWrite - before.games, positions: positions - before.positions });
+    };
+    const dispatch = (worker: Worker): void => {
+      if (enough()) {
+        if (busy === 0) finish();
+        return;
+      }
+      busy++;
+      worker.postMessage({ index: nextIndex++ } satisfies ToWorker);
+    };
+    const onSignal = (): void => {
+      if (stopping) {
+        log('second interrupt: stopping now (the games in progress are lost)');
+        finish();
+        return;
+      }
+      stopping = true;
+      log('interrupted: finishing the games in progress (interrupt again to stop at once)');
+    };
+    process.on('SIGINT', onSignal);
+
+    for (let t = 0; t < run.threads; t++) {
+      const worker = startWorker(import.meta.url, { kestrelRole: ROLE, seed: run.seed, settings: run.settings } satisfies WorkerInput);
+      workers.push(worker);
+      worker.on('error', (e) => finish(e));
+      worker.on('message', (m: FromWorker) => {
+        if ('error' in m) {
+          finish(new Error(`self-play worker: ${m.error}`));
+          return;
+        }
+        busy--;
+        pending.set(m.index, m);
+        for (let g = pending.get(nextWrite); g !== undefined; g = pending.get(nextWrite)) {
+          writeSync(fd, g.bytes);
+          pending.delete(nextWrite);
+          nextWrite++;
+          positions += g.plies;
+          results[g.result]++;
+        }
+        progress(false);
+        dispatch(worker);
+      });
+      dispatch(worker);
+    }
+  });
+}
+
+/** The worker body: plays the games it is sent, one at a time. */
+export function runSelfPlayWorker(): void {
+  const input = workerData as WorkerInput;
+  const player = new SelfPlayer(new Searcher(HASH_MB), input.settings);
+  parentPort!.on('message', (m: ToWorker) => {
+    try {
+      const game = player.play(input.seed, m.index);
+      parentPort!.postMessage({ index: m.index, ...game } satisfies FromWorker, [game.bytes.buffer as ArrayBuffer]);
+    } catch (e) {
+      parentPort!.postMessage({ error: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies FromWorker);
+    }
+  });
+}
+
+/** True in a self-play worker thread. */
+export function isSelfPlayWorker(): boolean {
+  return workerRole() === ROLE;
+}
+
+// Under tsx the worker loads this module itself (see platform/worker.ts).
+if (isSelfPlayWorker() && import.meta.url.endsWith('.ts')) runSelfPlayWorker();
+
