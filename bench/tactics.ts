@@ -11,7 +11,7 @@
 
 import { parseSan } from '../src/board/san.js';
 import { Position } from '../src/board/position.js';
-import { parseUciMove } from '../src/board/notation.js';
+import { moveToUci } from '../src/board/notation.js';
 import { SearchControl } from '../src/search/control.js';
 import { DEFAULT_SEARCH_OPTIONS } from '../src/search/limits.js';
 import { Searcher } from '../src/search/search.js';
@@ -41,10 +41,10 @@ for (const problem of problems) {
   const avoid = problem.avoid.map((san) => parseSan(pos, san));
   searcher.clear();
   const result = searcher.go(pos, { ...limits, infinite: false, ponder: false, searchmoves: [] }, { ...DEFAULT_SEARCH_OPTIONS, moveOverhead: 0 }, new SearchControl(), () => {});
-  const played = parseUciMove(pos, result.bestMove);
+  const played = result.move;
   const ok = (best.length === 0 || best.includes(played)) && !avoid.includes(played);
   if (ok) solved++;
-  else failed.push(`${problem.id} (played ${result.bestMove}, expected ${problem.best.join(' ') || 'not ' + problem.avoid.join(' ')})`);
+  else failed.push(`${problem.id} (played ${moveToUci(pos, played)}, expected ${problem.best.join(' ') || 'not ' + problem.avoid.join(' ')})`);
 }
 const seconds = (performance.now() - t0) / 1000;
 console.log(`Solved ${solved} of ${problems.length} at ${nodes > 0 ? `${nodes} nodes` : `${ms} ms`} per position (${seconds.toFixed(0)} s in all)`);

@@ -14,7 +14,6 @@ import {
   hasSquare,
   lsb32,
   parseSquare,
-  popcount64,
   rookIndex,
   squareName,
 } from './bitboard.js';
@@ -39,7 +38,7 @@ import {
   pieceFromChar,
   promotionType,
 } from './types.js';
-import { PHASE_WEIGHT, PSQ_EG, PSQ_MG } from '../eval/psqt.js';
+import { PHASE_WEIGHT, PSQ_EG, PSQ_MG } from './piece-square.js';
 
 export const START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
@@ -106,7 +105,9 @@ export class Position {
   fullmove = 1;
   keyLo = 0;
   keyHi = 0;
-  /** Incrementally summed piece-square scores (White minus Black) and game phase. */
+  /** Number of pieces of each piece code on the board. */
+  readonly pieceCount = new Int32Array(16);
+  /** Incrementally summed piece-square scores and game phase (piece-square.ts; the evaluation gives them meaning). */
   psqMg = 0;
   psqEg = 0;
   phase = 0;
@@ -151,6 +152,7 @@ export class Position {
     this.board[sq] = piece;
     this.bb[piece * 2 + half] |= bit;
     this.bb[(piece & 8) * 2 + half] |= bit;
+    this.pieceCount[piece]++;
     const z = (piece * 64 + sq) * 2;
     this.keyLo ^= ZOBRIST_PIECE[z];
     this.keyHi ^= ZOBRIST_PIECE[z + 1];
@@ -167,6 +169,7 @@ export class Position {
     this.board[sq] = 0;
     this.bb[piece * 2 + half] &= bit;
     this.bb[(piece & 8) * 2 + half] &= bit;
+    this.pieceCount[piece]--;
     const z = (piece * 64 + sq) * 2;
     this.keyLo ^= ZOBRIST_PIECE[z];
     this.keyHi ^= ZOBRIST_PIECE[z + 1];
@@ -175,13 +178,14 @@ export class Position {
     this.phase -= PHASE_WEIGHT[piece];
   }
 
-  /** Board and bitboards only: unmake restores key and scores from the stack. */
+  /** Board, bitboards and counts only: unmake restores key and scores from the stack. */
   private putRaw(piece: number, sq: number): void {
     const half = sq >> 5;
     const bit = 1 << (sq & 31);
     this.board[sq] = piece;
     this.bb[piece * 2 + half] |= bit;
     this.bb[(piece & 8) * 2 + half] |= bit;
+    this.pieceCount[piece]++;
   }
 
   private removeRaw(sq: number): void {
@@ -191,6 +195,7 @@ export class Position {
     this.board[sq] = 0;
     this.bb[piece * 2 + half] &= bit;
     this.bb[(piece & 8) * 2 + half] &= bit;
+    this.pieceCount[piece]--;
   }
 
   // -------------------------------------------------------------------------
@@ -477,6 +482,7 @@ export class Position {
   private load(parsed: ParsedFen): void {
     this.board.fill(0);
     this.bb.fill(0);
+    this.pieceCount.fill(0);
     this.keyLo = 0;
     this.keyHi = 0;
     this.psqMg = 0;
@@ -598,7 +604,24 @@ export class Position {
 
   /** Number of pieces of the given code. */
   count(piece: number): number {
-    return popcount64(this.bb[piece * 2], this.bb[piece * 2 + 1]);
+    return this.pieceCount[piece];
+  }
+
+  /** Whether colour `side` has a knight, bishop, rook or queen. */
+  hasNonPawnMaterial(side: number): boolean {
+    const c = this.pieceCount;
+    const p = side << 3;
+    return c[p | KNIGHT] + c[p | BISHOP] + c[p | ROOK] + c[p | QUEEN] > 0;
+  }
+
+  /** Bitboard of piece code `piece` (or colour * 8 for all of a colour): the low half, squares 0..31. */
+  lo(piece: number): number {
+    return this.bb[piece * 2];
+  }
+
+  /** The high half, squares 32..63. */
+  hi(piece: number): number {
+    return this.bb[piece * 2 + 1];
   }
 
   /** Key of the current position as a 16-digit hex string (Polyglot key). */

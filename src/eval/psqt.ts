@@ -1,21 +1,16 @@
-// Piece-square tables that Position keeps summed incrementally in make/unmake.
-// Indexed by piece * 64 + square; black entries hold negated values so that
-// the running sums are always White minus Black. They are built from the
-// material and piece-square terms of the parameter vector (params.ts) when
-// this module first loads, so any Position constructed afterwards (Position
-// imports this module) sums the real values; refreshPsqt rebuilds them after
-// the weights change.
+// Fills the piece-square tables that Position sums incrementally in
+// make/unmake (board/piece-square.ts). Indexed by piece * 64 + square; black
+// entries hold negated values so that the running sums are always White
+// minus Black. They are built from the material and piece-square terms of
+// the parameter vector (params.ts) when this module first loads, so any
+// Position constructed afterwards sums the real values; refreshPsqt rebuilds
+// them after the weights change. Phase weights (0 for pawns and kings): N, B
+// 1, R 2, Q 4; 24 in the start position.
 
+import { PHASE_WEIGHT, PSQ_EG, PSQ_MG } from '../board/piece-square.js';
 import { KING, PAWN } from '../board/types.js';
 import { MATERIAL, pstOffset } from './layout.js';
 import { EG, MG } from './params.js';
-
-/** Midgame piece-square value (material included) of piece on square. */
-export const PSQ_MG = new Int32Array(16 * 64);
-/** Endgame piece-square value (material included) of piece on square. */
-export const PSQ_EG = new Int32Array(16 * 64);
-/** Game-phase weight of each piece code (0 for pawns and kings): N, B 1, R 2, Q 4; 24 in the start position. */
-export const PHASE_WEIGHT = new Int32Array(16);
 /** Phase of the full set of pieces; pos.phase is clamped to it. */
 export const MAX_PHASE = 24;
 

@@ -7,6 +7,7 @@
 // instead: time to depth and nps over the same positions, N threads against
 // one, alternating within one run. Its node counts vary from run to run.
 
+import { moveToUci } from '../board/notation.js';
 import { Position } from '../board/position.js';
 import { SearchControl } from './control.js';
 import { DEFAULT_SEARCH_OPTIONS, type GoParams } from './limits.js';
@@ -109,7 +110,7 @@ export function runBench(depth: number = DEFAULT_BENCH_DEPTH, emit: (line: strin
       ms += performance.now() - t0;
       nodes += searcher.nodes;
       if (run === 1) {
-        emit(`Position ${String(i + 1).padStart(2)}/${BENCH_POSITIONS.length}: bestmove ${result.bestMove.padEnd(5)} nodes ${searcher.nodes}  ${fen}`);
+        emit(`Position ${String(i + 1).padStart(2)}/${BENCH_POSITIONS.length}: bestmove ${moveToUci(pos, result.move).padEnd(5)} nodes ${searcher.nodes}  ${fen}`);
       }
     });
     passes.push({ nodes, ms });

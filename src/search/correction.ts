@@ -7,20 +7,19 @@
 // the table moves the structure's entry a little towards (search score -
 // static eval); the search adds the entry to the static evaluation it prunes
 // by (reverse futility, null move, futility, stand pat). Entries are in
-// 1/GRAIN centipawns and bounded, so a correction stays within ±MAX_CP.
+// 1/GRAIN centipawns and bounded, so a correction stays within ±CORRECTION_MAX.
 
 import type { Position } from '../board/position.js';
 import { PAWN } from '../board/types.js';
 import { pawnHash } from '../eval/pawn-cache.js';
+import { CORRECTION_MAX, CORRECTION_WEIGHT_MAX } from './params.js';
 
 const BITS = 14;
 const SIZE = 1 << BITS;
 const GRAIN = 256;
-const MAX_CP = 64;
-const LIMIT = MAX_CP * GRAIN;
-/** The weight of a new result is min(depth + 1, MAX_WEIGHT) / WEIGHT_SCALE. */
+const LIMIT = CORRECTION_MAX * GRAIN;
+/** The weight of a new result is min(depth + 1, CORRECTION_WEIGHT_MAX) / WEIGHT_SCALE. */
 const WEIGHT_SCALE = 256;
-const MAX_WEIGHT = 16;
 
 export class CorrectionHistory {
   /** Entry of (side to move, pawn structure): side * SIZE + hash. */
@@ -41,7 +40,7 @@ export class CorrectionHistory {
    */
   update(pos: Position, depth: number, score: number, raw: number): void {
     const i = slot(pos);
-    const weight = Math.min(depth + 1, MAX_WEIGHT);
+    const weight = Math.min(depth + 1, CORRECTION_WEIGHT_MAX);
     const target = Math.max(-LIMIT, Math.min(LIMIT, (score - raw) * GRAIN));
     const entry = ((this.table[i] * (WEIGHT_SCALE - weight) + target * weight) / WEIGHT_SCALE) | 0;
     this.table[i] = Math.max(-LIMIT, Math.min(LIMIT, entry));

@@ -1,5 +1,6 @@
 // What a `go` command asks for, as parsed by the UCI layer and handed to the
-// search (in its worker), plus the options the search needs.
+// search (in its worker), the options the search needs, and what the search
+// reports while it runs.
 
 export interface GoParams {
   wtime?: number;
@@ -36,3 +37,34 @@ export const DEFAULT_SEARCH_OPTIONS: SearchOptions = {
   showWdl: false,
   driver: 'pvs',
 };
+
+/** What a line of the search says: a completed iteration, the final word, or an aspiration window's failure. */
+export interface SearchLine {
+  type: 'line';
+  depth: number;
+  seldepth: number;
+  /** 1 for the best line, 2.. for the others of a MultiPV search. */
+  multipv: number;
+  /** Side to move's view; -INFINITE when no move was searched. */
+  score: number;
+  /** 'exact', or the side the true score lies on after an aspiration failure. */
+  bound: 'exact' | 'lower' | 'upper';
+  /** Nodes of every searcher of this search. */
+  nodes: number;
+  timeMs: number;
+  /** Permille of the table in use; null where not reported (aspiration failures). */
+  hashfull: number | null;
+  /** The line's moves, from the root. */
+  pv: readonly number[];
+}
+
+export type SearchEvent =
+  | SearchLine
+  /** A root move the search starts on (long searches only). */
+  | { type: 'currmove'; depth: number; move: number; number: number }
+  | { type: 'note'; text: string };
+
+/** Receives the search's events, at the root position (so moves can be written out). */
+export type SearchReport = (event: SearchEvent) => void;
+
+export const NO_REPORT: SearchReport = () => {};

@@ -5,7 +5,8 @@
 // extensions) and a static evaluation corrected by what searches of the
 // pawn structure found (correction.ts). MTD(f) is offered as an alternative
 // root driver. The Searcher runs inside a worker thread and polls
-// SearchControl for `stop` and `ponderhit`.
+// SearchControl for `stop` and `ponderhit`; it reports through SearchReport
+// events, which the UCI layer writes out.
 //
 // Parallel search (Lazy SMP, see threads.ts): with Threads > 1 the searcher
 // of the search worker is the main one (its ThreadRole names its helpers);
@@ -14,15 +15,17 @@
 import { generateMoves, isPseudoLegal } from '../board/movegen.js';
 import { moveToUci } from '../board/notation.js';
 import type { Position } from '../board/position.js';
-import { seeGE, SEE_VALUE } from '../board/see.js';
-import { BISHOP, KNIGHT, MAX_MOVES, MAX_PLY, PAWN, QUEEN, ROOK, moveKind, moveTo } from '../board/types.js';
+import { SEE_VALUE, seeGE } from '../board/see.js';
+import { BISHOP, EN_PASSANT, KNIGHT, MAX_MOVES, MAX_PLY, PAWN, PROMO_KNIGHT, PROMO_QUEEN, QUEEN, ROOK, moveKind, moveTo } from '../board/types.js';
 import { evaluate } from '../eval/evaluate.js';
 import type { SearchControl } from './control.js';
-import type { GoParams, SearchOptions } from './limits.js';
 import { CorrectionHistory } from './correction.js';
-import { MoveOrdering, NO_CONT, contKey, pickedExchange, isNoisy } from './movepick.js';
-import { helperSkipsDepth, type HelperThreads, type ThreadRole, type ThreadState } from './threads.js';
-import { computeTimeBudget } from './timeman.js';
+import { MoveHistory, NO_CONT, contKey, isNoisy } from './history.js';
+import { type GoParams, NO_REPORT, type SearchLine, type SearchOptions, type SearchReport } from './limits.js';
+import { MovePicker } from './movepick.js';
+import * as P from './params.js';
+import { type HelperThreads, type ThreadRole, type ThreadState, bestHelperResult, helperSkipsDepth } from './threads.js';
+import { TimeManager } from './timeman.js';
 import { BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, TranspositionTable } from './tt.js';
 
 export const INFINITE = 31000;
@@ -38,46 +41,34 @@ const EVAL_ONLY_DEPTH = -1;
  * tiny time budget is honoured at once.
  */
 const POLL_INTERVAL = 256;
-/** Singular extensions are tried from this depth on. */
-const SINGULAR_MIN_DEPTH = 8;
+/** Aspiration failures and currmove lines are reported only after this long: short searches stay quiet. */
+const REPORT_DETAIL_AFTER_MS = 1000;
+/** singularExtension()'s answer when the node is cut off (multi-cut). */
+const MULTI_CUT = -2;
 
 export interface SearchResult {
-  /** UCI move, or '0000' when there is no legal move. */
-  bestMove: string;
-  ponderMove: string | null;
-  /** The best move (0 when there is none) and its score, from the side to move's point of view. */
+  /** The best move, 0 when there is no legal move. */
   move: number;
+  /** The expected reply (from the principal variation or the table), 0 if none is known. */
+  ponder: number;
+  /** The best move's score, side to move's view. */
   score: number;
 }
 
 // Late-move reduction table: reduce more for later moves at higher depth.
 const LMR = new Int8Array(64 * 64);
 for (let d = 1; d < 64; d++) {
-  for (let m = 1; m < 64; m++) LMR[d * 64 + m] = Math.floor(0.75 + (Math.log(d) * Math.log(m)) / 2.25);
-}
-
-/** Formats a score for `info`: `cp N` or `mate N` (in moves, negative when being mated). */
-export function formatScore(score: number): string {
-  if (score >= MATE_BOUND) return `mate ${Math.floor((MATE - score + 1) / 2)}`;
-  if (score <= -MATE_BOUND) return `mate ${-Math.floor((MATE + score) / 2)}`;
-  return `cp ${score}`;
-}
-
-/** Win/draw/loss per mille for a score, from a simple logistic model. */
-function wdl(score: number): string {
-  if (score >= MATE_BOUND) return '1000 0 0';
-  if (score <= -MATE_BOUND) return '0 0 1000';
-  const win = Math.round(1000 / (1 + Math.exp((150 - score) / 60)));
-  const loss = Math.round(1000 / (1 + Math.exp((150 + score) / 60)));
-  return `${win} ${1000 - win - loss} ${loss}`;
+  for (let m = 1; m < 64; m++) LMR[d * 64 + m] = Math.floor(P.LMR_BASE + (Math.log(d) * Math.log(m)) / P.LMR_DIVISOR);
 }
 
 export class Searcher {
   readonly tt: TranspositionTable;
-  readonly ordering = new MoveOrdering();
+  readonly history = new MoveHistory();
   readonly correction = new CorrectionHistory();
   private readonly moves = new Int32Array(MAX_PLY * MAX_MOVES);
   private readonly scores = new Int32Array(MAX_PLY * MAX_MOVES);
+  /** Move pickers: two per ply, the second for the singular-extension search of the same node. */
+  private readonly pickers: MovePicker[] = [];
   /** Quiet moves tried at each ply (for history maluses). */
   private readonly quietsTried = new Int32Array(MAX_PLY * 64);
   /** Noisy moves tried at each ply (for capture-history maluses). */
@@ -85,7 +76,7 @@ export class Searcher {
   private readonly pvTable = new Int32Array(MAX_PLY * MAX_PLY);
   private readonly pvLength = new Int32Array(MAX_PLY);
   private readonly staticEval = new Int32Array(MAX_PLY);
-  /** Continuation key (movepick.ts) of the move being searched at each ply; NO_CONT for a null move. */
+  /** Continuation key (history.ts) of the move being searched at each ply; NO_CONT for a null move. */
   private readonly contAt = new Int32Array(MAX_PLY);
   /** The move a singular-extension search at each ply leaves out (0: none). */
   private readonly excludedAt = new Int32Array(MAX_PLY);
@@ -94,6 +85,7 @@ export class Searcher {
   /** Root moves excluded from this search (earlier MultiPV lines, or not in searchmoves). */
   private readonly rootExcluded = new Int32Array(MAX_MOVES);
   private rootExcludedCount = 0;
+  private readonly time = new TimeManager();
 
   private pos!: Position;
   private control!: SearchControl;
@@ -118,11 +110,10 @@ export class Searcher {
   private seldepth = 0;
   private stopped = false;
   private startTime = 0;
-  private hardMs = 0;
   private nodeLimit = 0;
   private pondering = false;
   private rootDepth = 0;
-  private emit: (line: string) => void = () => {};
+  private report: SearchReport = NO_REPORT;
   private showCurrMove = false;
   /** Best root move of the current iteration, kept when an iteration is aborted. */
   private iterationBest = 0;
@@ -130,6 +121,7 @@ export class Searcher {
   /** A searcher with a table of its own (hashMb), or over a given one (a helper's view of the shared table). */
   constructor(hashMbOrTable: number | TranspositionTable = 16) {
     this.tt = typeof hashMbOrTable === 'number' ? new TranspositionTable(hashMbOrTable) : hashMbOrTable;
+    for (let i = 0; i < MAX_PLY * 2; i++) this.pickers.push(new MovePicker(this.history, this.moves, this.scores, (i >> 1) * MAX_MOVES));
   }
 
   setHashSize(mb: number): void {
@@ -144,7 +136,7 @@ export class Searcher {
 
   /** Forgets the move-ordering statistics and the evaluation corrections, keeping the table. */
   clearLearned(): void {
-    this.ordering.clear();
+    this.history.clear();
     this.correction.clear();
   }
 
@@ -152,91 +144,43 @@ export class Searcher {
   // Driver.
 
   /**
-   * Searches pos under the limits of params until done or control.stopped.
-   * Emits every `info` line through emit (the caller prints `bestmove`).
+   * Searches pos under the limits of params until done or control.stopped,
+   * reporting lines through `report` (the caller announces the move).
    * With params.infinite or an unanswered params.ponder, it does not return
    * before control.stopped (or ponderhit) even if the search ends early.
    *
    * role: absent for a single-threaded search. A main searcher starts its
    * helpers, stops them when it is done and may play a helper's move; its
-   * `info` lines count the nodes of all. A helper (whose table's age the
-   * caller has set) searches until its control's stop flag, without output.
+   * lines count the nodes of all. A helper (whose table's age the caller
+   * has set) searches until its control's stop flag, without reports.
    */
-  go(
-    pos: Position,
-    params: GoParams,
-    options: SearchOptions,
-    control: SearchControl,
-    emit: (line: string) => void,
-    role?: ThreadRole,
-  ): SearchResult {
-    this.helpers = role?.kind === 'main' && role.helpers.count > 0 ? role.helpers : null;
-    this.shared = role === undefined ? null : role.kind === 'main' ? (this.helpers === null ? null : role.helpers.state) : role.state;
-    this.threadIndex = role?.kind === 'helper' ? role.index : 0;
+  go(pos: Position, params: GoParams, options: SearchOptions, control: SearchControl, report: SearchReport = NO_REPORT, role?: ThreadRole): SearchResult {
+    this.begin(pos, params, options, control, report, role);
     const isHelper = this.threadIndex > 0;
-    this.pos = pos;
-    this.control = control;
-    this.emit = emit;
-    this.nodes = 0;
-    this.seldepth = 0;
-    this.stopped = false;
-    this.startTime = performance.now();
-    this.pondering = params.ponder;
-    this.nodeLimitTotal = params.nodes !== undefined && params.nodes > 0 ? params.nodes : 0;
-    this.nodeLimit = this.nodeLimitTotal;
-    this.showCurrMove = false;
-    if (!isHelper) this.tt.newSearch();
-    this.ordering.age();
-
-    const budget = computeTimeBudget(params, pos.side, options.moveOverhead);
-    this.hardMs = budget.hardMs;
     const maxDepth = Math.min(MAX_PLY - 4, params.depth !== undefined && params.depth > 0 ? params.depth : MAX_PLY - 4);
-    this.stoppedByHelper = false;
-
-    // Root moves: legal moves, restricted by searchmoves.
-    const rootMoves = this.moves;
-    const rootCount = generateMoves(pos, rootMoves, 0, false);
-    this.rootExcludedCount = 0;
-    let allowed = rootCount;
-    if (params.searchmoves.length > 0) {
-      allowed = 0;
-      for (let i = 0; i < rootCount; i++) {
-        if (params.searchmoves.includes(moveToUci(pos, rootMoves[i]))) allowed++;
-        else this.rootExcluded[this.rootExcludedCount++] = rootMoves[i];
-      }
-      if (allowed === 0) {
-        emit('info string none of the searchmoves is legal here; searching all moves');
-        this.rootExcludedCount = 0;
-        allowed = rootCount;
-      }
-    }
+    const rootCount = generateMoves(pos, this.moves, 0, false);
+    const allowed = this.excludeRootMoves(params, rootCount);
     const searchmovesExcluded = this.rootExcludedCount;
-
     if (rootCount === 0) {
       const score = pos.inCheck() ? -MATE : 0;
-      emit(`info depth 0 score ${formatScore(score)} nodes 0 time 0`);
+      this.line(0, 0, 1, score, [], 'exact');
       this.waitWhileInfinite(params);
-      return { bestMove: '0000', ponderMove: null, move: 0, score };
+      return { move: 0, ponder: 0, score };
     }
     this.helpers?.start(this.tt, params, options);
 
     const multiPv = Math.max(1, Math.min(options.multiPv, allowed));
     this.helperTargetDepth = this.helpers !== null && multiPv === 1 && params.depth !== undefined && params.depth > 0 ? maxDepth : 0;
-    const pvScores = new Int32Array(multiPv);
-    const pvLines: number[][] = [];
-    let bestMove = 0;
-    let bestScore = -INFINITE;
-    let previousScore = 0;
-    let instability = 0;
+    const scores = new Int32Array(multiPv);
+    let lines: number[][] = [];
     // The fallback if even depth 1 is interrupted: first legal (allowed) move.
-    for (let i = 0; i < rootCount && bestMove === 0; i++) {
-      if (!this.isRootExcluded(rootMoves[i])) bestMove = rootMoves[i];
-    }
+    let bestMove = 0;
+    for (let i = 0; i < rootCount && bestMove === 0; i++) if (!this.isRootExcluded(this.moves[i])) bestMove = this.moves[i];
+    let bestScore = -INFINITE;
     let completedDepth = 0;
     let lastSeldepth = 0;
     let lastPv: number[] = [bestMove];
-
-    // Whether the last line printed already is the final word on this search.
+    // Whether the last line reported already is the final word on this search.
     let reportedLast = false;
     for (let depth = 1; depth <= maxDepth; depth++) {
       if (isHelper) {
@@ -246,80 +190,52 @@ export class Searcher {
       reportedLast = false;
       this.rootDepth = depth;
       this.rootExcludedCount = searchmovesExcluded;
-      const lines: number[][] = [];
-      for (let pvIndex = 0; pvIndex < multiPv; pvIndex++) {
-        this.seldepth = 0;
-        this.iterationBest = 0;
-        const prev = pvIndex < pvScores.length && depth > 1 ? pvScores[pvIndex] : 0;
-        const score =
-          options.driver === 'mtdf' && multiPv === 1 ? this.mtdf(depth, depth > 1 ? prev : 0) : this.aspiration(depth, prev, pvIndex, multiPv);
-        if (this.stopped) {
-          // An interrupted iteration may still have found a better first line.
-          if (pvIndex === 0 && this.iterationBest !== 0) {
-            bestMove = this.iterationBest;
-            lastPv = this.pvTable[0] === bestMove ? this.extractPv() : [bestMove];
-          }
-          break;
+      const iteration = this.iterate(depth, multiPv, scores, options);
+      if (iteration === null) {
+        // An interrupted iteration may still have found a better first line.
+        if (this.iterationBest !== 0) {
+          bestMove = this.iterationBest;
+          lastPv = this.pvTable[0] === bestMove ? this.extractPv() : [bestMove];
         }
-        pvScores[pvIndex] = score;
-        lines.push(this.extractPv());
-        this.rootExcluded[this.rootExcludedCount++] = this.pvTable[0];
+        break;
       }
-      if (this.stopped) break;
-      // Sort the lines by score (a later line can beat an earlier one after re-search).
-      const order = lines.map((_, i) => i).sort((a, b) => pvScores[b] - pvScores[a]);
-      pvLines.length = 0;
-      for (const i of order) pvLines.push(lines[i]);
-      const sortedScores = order.map((i) => pvScores[i]);
-      for (let i = 0; i < multiPv; i++) pvScores[i] = sortedScores[i];
+      lines = iteration;
       completedDepth = depth;
-      if (pvLines[0][0] !== bestMove && depth > 1) instability += 1;
-      bestMove = pvLines[0][0];
-      bestScore = pvScores[0];
-      lastPv = pvLines[0];
-      if (isHelper) {
-        this.shared!.publishResult(this.threadIndex, depth, bestScore, lastPv);
-      } else {
-        for (let i = 0; i < multiPv; i++) this.reportLine(depth, Math.max(depth, this.seldepth), i + 1, pvScores[i], pvLines[i], options);
-      }
+      const changed = lines[0][0] !== bestMove;
+      bestMove = lines[0][0];
+      bestScore = scores[0];
+      lastPv = lines[0];
+      if (isHelper) this.shared!.publishResult(this.threadIndex, depth, bestScore, lastPv);
+      else for (let i = 0; i < multiPv; i++) this.line(depth, Math.max(depth, this.seldepth), i + 1, scores[i], lines[i], 'exact');
       reportedLast = true;
-
       lastSeldepth = this.seldepth;
 
-      // Stop conditions.
       if (params.mate !== undefined && params.mate > 0 && bestScore >= MATE_BOUND && MATE - bestScore <= params.mate * 2) break;
       if (this.nodeLimitTotal > 0 && this.totalNodes() >= this.nodeLimitTotal) break;
       if (params.softNodes !== undefined && this.totalNodes() >= params.softNodes) break;
-      if (budget.softMs > 0 && !this.pondering && params.depth === undefined) {
-        if (allowed === 1 && depth >= 2) break; // only one move: play it
-        if (Math.abs(bestScore) >= MATE_BOUND && depth >= MATE - Math.abs(bestScore) + 4) break; // mate found
-        let scale = 1 + instability * 0.4;
-        if (depth > 1 && bestScore < previousScore - 30) scale *= 1.3;
-        const elapsed = performance.now() - this.startTime;
-        if (elapsed > Math.min(budget.softMs * scale, budget.hardMs) * 0.6) break;
-      }
-      instability *= 0.6;
-      previousScore = bestScore;
+      const mateIn = Math.abs(bestScore) >= MATE_BOUND ? MATE - Math.abs(bestScore) : 0;
+      if (this.time.stopAfterIteration(depth, bestScore, changed, allowed === 1, mateIn, performance.now() - this.startTime, this.pondering)) break;
       this.checkPonderhit();
     }
 
     if (isHelper) {
       this.shared!.publishNodes(this.threadIndex, this.nodes);
-      return { bestMove: moveToUci(pos, bestMove), ponderMove: null, move: bestMove, score: bestScore };
+      return { move: bestMove, ponder: 0, score: bestScore };
     }
     this.waitWhileInfinite(params);
 
-    // The final line before bestmove (unless the last iteration's line is it):
-    // the best line of the deepest completed search, with the final counts.
-    let line = pvLines.length > 0 && pvLines[0][0] === bestMove ? pvLines[0] : lastPv;
-    let score = pvLines.length > 0 && pvLines[0][0] === bestMove ? pvScores[0] : bestScore;
+    // The final line (unless the last iteration's is it): the best line of the
+    // deepest completed search, with the final counts.
+    const lastIterationBest = lines.length > 0 && lines[0][0] === bestMove;
+    let line = lastIterationBest ? lines[0] : lastPv;
+    let score = lastIterationBest ? scores[0] : bestScore;
     if (this.helpers !== null) {
       this.helpers.finish();
       // A helper that completed a deeper iteration with a better score has the
       // better move; so has one that completed the depth asked for first.
       this.rootExcludedCount = searchmovesExcluded;
-      const helper =
-        multiPv === 1 ? this.bestHelperResult(completedDepth, this.stoppedByHelper ? -INFINITE : bestScore, rootCount) : null;
+      const playable = (move: number): boolean => this.moves.subarray(0, rootCount).includes(move) && !this.isRootExcluded(move);
+      const helper = multiPv === 1 ? bestHelperResult(this.helpers, completedDepth, this.stoppedByHelper ? -INFINITE : bestScore, playable) : null;
       if (helper !== null) {
         bestMove = helper.pv[0];
         line = lastPv = helper.pv;
@@ -329,35 +245,79 @@ export class Searcher {
         reportedLast = false;
       }
     }
-    if (!reportedLast) this.reportLine(Math.max(1, completedDepth), Math.max(1, lastSeldepth), 1, score, line, options);
-    const ponder = this.ponderMoveAfter(lastPv, bestMove);
-    return { bestMove: moveToUci(pos, bestMove), ponderMove: ponder, move: bestMove, score };
+    if (!reportedLast) this.line(Math.max(1, completedDepth), Math.max(1, lastSeldepth), 1, score, line, 'exact');
+    return { move: bestMove, ponder: this.ponderMoveAfter(lastPv, bestMove), score };
+  }
+
+  /** Sets up the search's state, limits and role for one `go`. */
+  private begin(pos: Position, params: GoParams, options: SearchOptions, control: SearchControl, report: SearchReport, role?: ThreadRole): void {
+    this.helpers = role?.kind === 'main' && role.helpers.count > 0 ? role.helpers : null;
+    this.shared = role === undefined ? null : role.kind === 'main' ? (this.helpers === null ? null : role.helpers.state) : role.state;
+    this.threadIndex = role?.kind === 'helper' ? role.index : 0;
+    this.pos = pos;
+    this.control = control;
+    this.report = report;
+    this.nodes = 0;
+    this.seldepth = 0;
+    this.stopped = false;
+    this.startTime = performance.now();
+    this.pondering = params.ponder;
+    this.nodeLimitTotal = params.nodes !== undefined && params.nodes > 0 ? params.nodes : 0;
+    this.nodeLimit = this.nodeLimitTotal;
+    this.showCurrMove = false;
+    this.stoppedByHelper = false;
+    if (this.threadIndex === 0) this.tt.newSearch();
+    this.history.age();
+    this.time.start(params, pos.side, options.moveOverhead);
+  }
+
+  /** Excludes the root moves (this.moves[0..rootCount)) that searchmoves leaves out; returns how many remain. */
+  private excludeRootMoves(params: GoParams, rootCount: number): number {
+    this.rootExcludedCount = 0;
+    if (params.searchmoves.length === 0) return rootCount;
+    let allowed = 0;
+    for (let i = 0; i < rootCount; i++) {
+      if (params.searchmoves.includes(moveToUci(this.pos, this.moves[i]))) allowed++;
+      else this.rootExcluded[this.rootExcludedCount++] = this.moves[i];
+    }
+    if (allowed > 0) return allowed;
+    this.report({ type: 'note', text: 'none of the searchmoves is legal here; searching all moves' });
+    this.rootExcludedCount = 0;
+    return rootCount;
+  }
+
+  /**
+   * One iteration: the best line, then (MultiPV) the best among the moves
+   * not yet shown, each with its aspiration window around its last score.
+   * Returns the lines sorted by score, with scores[] in the same order, or
+   * null when the search was stopped.
+   */
+  private iterate(depth: number, multiPv: number, scores: Int32Array, options: SearchOptions): number[][] | null {
+    const lines: number[][] = [];
+    for (let pvIndex = 0; pvIndex < multiPv; pvIndex++) {
+      this.seldepth = 0;
+      this.iterationBest = 0;
+      const prev = depth > 1 ? scores[pvIndex] : 0;
+      const score = options.driver === 'mtdf' && multiPv === 1 ? this.mtdf(depth, prev) : this.aspiration(depth, prev, pvIndex);
+      if (this.stopped) {
+        // Only the first line's best move may stand in for the interrupted iteration.
+        if (pvIndex > 0) this.iterationBest = 0;
+        return null;
+      }
+      scores[pvIndex] = score;
+      lines.push(this.extractPv());
+      this.rootExcluded[this.rootExcludedCount++] = this.pvTable[0];
+    }
+    // Sort the lines by score (a later line can beat an earlier one after re-search).
+    const order = lines.map((_, i) => i).sort((a, b) => scores[b] - scores[a]);
+    const sortedScores = order.map((i) => scores[i]);
+    for (let i = 0; i < multiPv; i++) scores[i] = sortedScores[i];
+    return order.map((i) => lines[i]);
   }
 
   /** Nodes of this search: this searcher's, plus its helpers' as last published. */
   totalNodes(): number {
     return this.helpers === null ? this.nodes : this.nodes + this.helpers.state.helperNodes();
-  }
-
-  /**
-   * The result of the helper that completed the deepest iteration with a
-   * better score than `depth` / `score` (the main searcher's), if any; its
-   * move must be one the search may play.
-   */
-  private bestHelperResult(depth: number, score: number, rootCount: number): { depth: number; score: number; pv: number[] } | null {
-    const helpers = this.helpers!;
-    let best: { depth: number; score: number; pv: number[] } | null = null;
-    for (let i = 1; i <= helpers.count; i++) {
-      const r = helpers.state.result(i);
-      if (r === null || r.pv.length === 0 || r.depth <= depth || r.score <= score) continue;
-      let playable = false;
-      for (let k = 0; k < rootCount; k++) if (this.moves[k] === r.pv[0]) playable = true;
-      if (!playable || this.isRootExcluded(r.pv[0])) continue;
-      best = r;
-      depth = r.depth;
-      score = r.score;
-    }
-    return best;
   }
 
   /** With `go infinite` or an unanswered `go ponder`, bestmove must wait for stop or ponderhit. */
@@ -368,20 +328,16 @@ export class Searcher {
     }
   }
 
-  /** The second move of the PV, or the TT move after the best move. */
-  private ponderMoveAfter(pv: number[], best: number): string | null {
+  /** The second move of the PV, or the TT move after the best move; 0 if neither is a legal reply. */
+  private ponderMoveAfter(pv: number[], best: number): number {
     const pos = this.pos;
-    if (best === 0) return null;
+    if (best === 0) return 0;
     pos.makeMove(best);
     let reply = pv.length > 1 && pv[0] === best ? pv[1] : 0;
     if (reply === 0 && this.tt.probe(pos.keyLo, pos.keyHi)) reply = this.tt.move;
-    let text: string | null = null;
-    if (reply !== 0) {
-      const n = generateMoves(pos, this.moves, MAX_MOVES, false);
-      for (let i = MAX_MOVES; i < n; i++) if (this.moves[i] === reply) text = moveToUci(pos, reply);
-    }
+    if (reply !== 0 && !this.moves.subarray(MAX_MOVES, generateMoves(pos, this.moves, MAX_MOVES, false)).includes(reply)) reply = 0;
     pos.unmakeMove();
-    return text;
+    return reply;
   }
 
   private isRootExcluded(move: number): boolean {
@@ -390,11 +346,11 @@ export class Searcher {
   }
 
   /** One iteration with an aspiration window around the previous score, widened on failure. */
-  private aspiration(depth: number, previous: number, pvIndex: number, multiPv: number): number {
-    let delta = 25;
+  private aspiration(depth: number, previous: number, pvIndex: number): number {
+    let delta = P.ASPIRATION_DELTA;
     let alpha = -INFINITE;
     let beta = INFINITE;
-    if (depth >= 4 && Math.abs(previous) < MATE_BOUND) {
+    if (depth >= P.ASPIRATION_MIN_DEPTH && Math.abs(previous) < MATE_BOUND) {
       alpha = Math.max(-INFINITE, previous - delta);
       beta = Math.min(INFINITE, previous + delta);
     }
@@ -404,10 +360,10 @@ export class Searcher {
       if (score <= alpha) {
         beta = (alpha + beta) >> 1;
         alpha = Math.max(-INFINITE, score - delta);
-        this.reportBound(depth, pvIndex, multiPv, score, BOUND_UPPER);
+        this.reportBound(depth, pvIndex, score, 'upper');
       } else if (score >= beta) {
         beta = Math.min(INFINITE, score + delta);
-        this.reportBound(depth, pvIndex, multiPv, score, BOUND_LOWER);
+        this.reportBound(depth, pvIndex, score, 'lower');
       } else {
         return score;
       }
@@ -434,67 +390,34 @@ export class Searcher {
   }
 
   // ---------------------------------------------------------------------------
-  // Output.
+  // Reports.
 
-  /** An `info` line of a finished search or iteration (a score of -INFINITE, no move searched, shows as 0). */
-  private reportLine(depth: number, seldepth: number, multipv: number, score: number, pv: number[], options: SearchOptions): void {
-    const elapsed = Math.max(1, Math.round(performance.now() - this.startTime));
-    const nodes = this.totalNodes();
-    this.emit(
-      `info depth ${depth} seldepth ${seldepth} multipv ${multipv} score ${formatScore(score === -INFINITE ? 0 : score)}` +
-        (options.showWdl ? ` wdl ${wdl(score)}` : '') +
-        ` nodes ${nodes} nps ${Math.round((nodes * 1000) / elapsed)} hashfull ${this.tt.hashfull()} time ${elapsed} pv ${this.pvToUci(pv)}`,
-    );
+  /** A line of a finished search or iteration, or (bound) an aspiration window's failure. */
+  private line(depth: number, seldepth: number, multipv: number, score: number, pv: readonly number[], bound: SearchLine['bound']): void {
+    const timeMs = Math.max(1, Math.round(performance.now() - this.startTime));
+    const hashfull = bound === 'exact' ? this.tt.hashfull() : null;
+    this.report({ type: 'line', depth, seldepth, multipv, score, bound, nodes: this.totalNodes(), timeMs, hashfull, pv });
   }
 
   /** Aspiration failures are reported only in long searches, as GUIs expect. */
-  private reportBound(depth: number, pvIndex: number, multiPv: number, score: number, bound: number): void {
-    void multiPv;
-    if (this.threadIndex > 0 || performance.now() - this.startTime < 1000) return;
-    const elapsed = Math.max(1, Math.round(performance.now() - this.startTime));
-    const nodes = this.totalNodes();
-    this.emit(
-      `info depth ${depth} seldepth ${this.seldepth} multipv ${pvIndex + 1} score ${formatScore(score)} ${bound === BOUND_LOWER ? 'lowerbound' : 'upperbound'}` +
-        ` nodes ${nodes} nps ${Math.round((nodes * 1000) / elapsed)} time ${elapsed} pv ${this.pvToUci(this.extractPv())}`,
-    );
+  private reportBound(depth: number, pvIndex: number, score: number, bound: 'lower' | 'upper'): void {
+    if (this.threadIndex > 0 || performance.now() - this.startTime < REPORT_DETAIL_AFTER_MS) return;
+    this.line(depth, this.seldepth, pvIndex + 1, score, this.extractPv(), bound);
   }
 
   private extractPv(): number[] {
-    const pv: number[] = [];
-    for (let i = 0; i < this.pvLength[0]; i++) pv.push(this.pvTable[i]);
-    return pv;
-  }
-
-  /** PV in UCI notation; stops at the first move that is not legal (should not happen). */
-  private pvToUci(pv: number[]): string {
-    const pos = this.pos;
-    const parts: string[] = [];
-    let played = 0;
-    for (const move of pv) {
-      if (move === 0) break;
-      const n = generateMoves(pos, this.moves, MAX_MOVES, false);
-      let legal = false;
-      for (let i = MAX_MOVES; i < n; i++) if (this.moves[i] === move) legal = true;
-      if (!legal) break;
-      parts.push(moveToUci(pos, move));
-      pos.makeMove(move);
-      played++;
-    }
-    for (let i = 0; i < played; i++) pos.unmakeMove();
-    return parts.join(' ');
+    return Array.from(this.pvTable.subarray(0, this.pvLength[0]));
   }
 
   // ---------------------------------------------------------------------------
   // Limits.
 
-  private checkPonderhit(): boolean {
+  private checkPonderhit(): void {
     if (this.pondering && this.control.ponderhitReceived) {
       // From now on the normal time control applies, counted from the ponderhit.
       this.pondering = false;
       this.startTime = performance.now();
-      return true;
     }
-    return false;
   }
 
   /** Polled every POLL_INTERVAL nodes: stop flag, hard time limit; with Threads > 1 the node counts. */
@@ -516,10 +439,19 @@ export class Searcher {
       }
     }
     this.checkPonderhit();
-    if (this.rootDepth > 1 && this.hardMs > 0 && !this.pondering && performance.now() - this.startTime >= this.hardMs) {
-      this.stopped = true;
-    }
-    if (!this.showCurrMove && performance.now() - this.startTime > 1000) this.showCurrMove = true;
+    const hardMs = this.time.hardMs;
+    if (this.rootDepth > 1 && hardMs > 0 && !this.pondering && performance.now() - this.startTime >= hardMs) this.stopped = true;
+    if (!this.showCurrMove && performance.now() - this.startTime > REPORT_DETAIL_AFTER_MS) this.showCurrMove = true;
+  }
+
+  /** Counts a node; false when the search must stop (flag, time or node limit). */
+  private countNode(ply: number): boolean {
+    this.nodes++;
+    if ((this.nodes & (POLL_INTERVAL - 1)) === 0) this.checkLimits();
+    if (this.nodeLimit > 0 && this.nodes >= this.nodeLimit) this.stopped = true;
+    if (this.stopped) return false;
+    if (ply > this.seldepth) this.seldepth = ply;
+    return true;
   }
 
   // ---------------------------------------------------------------------------
@@ -529,23 +461,10 @@ export class Searcher {
   private isDraw(): boolean {
     const pos = this.pos;
     if (pos.halfmove >= 100 || pos.isRepetition()) return true;
-    const bb = pos.bb;
     // No pawns, rooks or queens, and at most one minor piece on the board.
-    if ((bb[PAWN * 2] | bb[PAWN * 2 + 1] | bb[(8 | PAWN) * 2] | bb[(8 | PAWN) * 2 + 1]) !== 0) return false;
-    const heavy =
-      bb[ROOK * 2] | bb[ROOK * 2 + 1] | bb[QUEEN * 2] | bb[QUEEN * 2 + 1] |
-      bb[(8 | ROOK) * 2] | bb[(8 | ROOK) * 2 + 1] | bb[(8 | QUEEN) * 2] | bb[(8 | QUEEN) * 2 + 1];
-    if (heavy !== 0) return false;
-    return pos.count(KNIGHT) + pos.count(BISHOP) + pos.count(8 | KNIGHT) + pos.count(8 | BISHOP) <= 1;
-  }
-
-  private hasNonPawnMaterial(side: number): boolean {
-    const bb = this.pos.bb;
-    const p = side << 3;
-    return (
-      (bb[(p | KNIGHT) * 2] | bb[(p | KNIGHT) * 2 + 1] | bb[(p | BISHOP) * 2] | bb[(p | BISHOP) * 2 + 1] |
-        bb[(p | ROOK) * 2] | bb[(p | ROOK) * 2 + 1] | bb[(p | QUEEN) * 2] | bb[(p | QUEEN) * 2 + 1]) !== 0
-    );
+    const c = pos.pieceCount;
+    if (c[PAWN] + c[8 | PAWN] + c[ROOK] + c[8 | ROOK] + c[QUEEN] + c[8 | QUEEN] !== 0) return false;
+    return c[KNIGHT] + c[8 | KNIGHT] + c[BISHOP] + c[8 | BISHOP] <= 1;
   }
 
   // Negamax negates scores as `0 - x`, not `-x`: -0 would be a double, and V8
@@ -558,19 +477,12 @@ export class Searcher {
 
     if (depth <= 0) return this.qsearch(alpha, beta, ply);
     if (this.stopped) return 0; // a caller may still try a move after the stop: not counted as a node
-
-    this.nodes++;
-    if ((this.nodes & (POLL_INTERVAL - 1)) === 0) this.checkLimits();
-    if (this.nodeLimit > 0 && this.nodes >= this.nodeLimit) this.stopped = true;
-    if (this.stopped) return 0;
-    if (ply > this.seldepth) this.seldepth = ply;
+    if (!this.countNode(ply)) return 0;
 
     const inCheck = pos.inCheck();
     if (!isRoot) {
-      if (this.isDraw()) {
-        // A checkmate on the hundredth half-move still counts as mate.
-        if (!(pos.halfmove >= 100 && inCheck && generateMoves(pos, this.moves, ply * MAX_MOVES, false) === ply * MAX_MOVES)) return 0;
-      }
+      // A checkmate on the hundredth half-move still counts as mate.
+      if (this.isDraw() && !(pos.halfmove >= 100 && inCheck && generateMoves(pos, this.moves, ply * MAX_MOVES, false) === ply * MAX_MOVES)) return 0;
       if (ply >= MAX_PLY - 2) return inCheck ? 0 : evaluate(pos);
       // Mate-distance pruning: no line from here can beat a mate already found closer to the root.
       alpha = Math.max(alpha, -MATE + ply);
@@ -619,47 +531,22 @@ export class Searcher {
     const estimate = inCheck ? staticEval : scoreEstimate(ttBound, ttScore, staticEval);
 
     // Internal iterative reduction: without a hash move this node is probably not important.
-    if (depth >= 4 && ttMove === 0 && !isRoot) depth--;
+    if (depth >= P.IIR_MIN_DEPTH && ttMove === 0 && !isRoot) depth--;
 
     if (!isPv && !inCheck && excluded === 0) {
-      // Reverse futility: far above beta even with a margin per remaining ply.
-      if (depth <= 8 && estimate - 80 * (depth - (improving ? 1 : 0)) >= beta && Math.abs(beta) < MATE_BOUND) {
-        return estimate;
-      }
-      // Razoring: this far below alpha so near the leaves, only a capture could
-      // save the node; when quiescence finds none, it fails low at once.
-      if (depth <= 3 && estimate + 250 * depth <= alpha && Math.abs(alpha) < MATE_BOUND) {
-        const score = this.qsearch(alpha, alpha + 1, ply);
-        if (this.stopped) return 0;
-        if (score <= alpha) return score;
-      }
-      // Null move: if passing still fails high, a real move would too (not in
-      // pawn endings, where zugzwang makes passing better than any move). The
-      // estimate keeps it off where the table says this node stayed below beta.
-      if (depth >= 3 && estimate >= beta && pos.stackMove[pos.ply - 1] !== 0 && this.hasNonPawnMaterial(pos.side)) {
-        const r = 3 + (depth >> 2) + Math.min(3, ((estimate - beta) / 200) | 0);
-        this.contAt[ply] = NO_CONT;
-        this.doubleExtensionsAt[ply + 1] = this.doubleExtensionsAt[ply];
-        pos.makeNullMove();
-        const score = 0 - this.search(0 - beta, 1 - beta, depth - r, ply + 1, !cutNode);
-        pos.unmakeNullMove();
-        if (this.stopped) return 0;
-        if (score >= beta) return score >= MATE_BOUND ? beta : score;
-      }
+      const score = this.pruneNode(alpha, beta, depth, ply, cutNode, estimate, improving);
+      if (score !== NO_EVAL) return score;
     }
 
-    const moves = this.moves;
-    const scores = this.scores;
-    const start = ply * MAX_MOVES;
     const cont1 = ply >= 1 ? this.contAt[ply - 1] : NO_CONT;
     const cont2 = ply >= 2 ? this.contAt[ply - 2] : NO_CONT;
-    // The hash move is tried before any move is generated: it often cuts off at
-    // once. A move that cannot be played here is another position's (a key collision).
+    // A move that cannot be played here is another position's (a key collision).
     const ttMoveUsable = ttMove !== 0 && isPseudoLegal(pos, ttMove);
-    let ttMovePending = !isRoot && ttMoveUsable && ttMove !== excluded;
-    let generated = false;
-    let end = start;
-    let next = start;
+    if (!ttMoveUsable) ttMove = 0;
+    const picker = this.pickers[ply * 2 + (excluded !== 0 ? 1 : 0)];
+    picker.init(pos, ttMove, !isRoot && ttMoveUsable && ttMove !== excluded, ply, cont1, cont2, false);
+    // A capture or promotion as hash move: the quiet moves after it are less likely to matter.
+    let ttMoveNoisy = ttMoveUsable && isNoisy(pos, ttMove);
 
     const alphaOrig = alpha;
     let bestScore = -INFINITE;
@@ -667,96 +554,43 @@ export class Searcher {
     let moveCount = 0;
     let quietCount = 0;
     let noisyCount = 0;
-    let skipQuiets = false;
-    let futileQuiets = false;
     const quietBase = ply * 64;
-    const lmpLimit = improving ? 3 + depth * depth : ((3 + depth * depth) / 2) | 0;
+    const lmpLimit = improving ? P.LMP_BASE + depth * depth : ((P.LMP_BASE + depth * depth) / 2) | 0;
     // Move-count and SEE pruning are off in pawn endings, where single moves decide.
-    const mayPruneMoves = !isRoot && this.hasNonPawnMaterial(pos.side);
-    // A capture or promotion as hash move: the quiet moves after it are less likely to matter.
-    let ttMoveNoisy = ttMoveUsable && isNoisy(pos, ttMove);
+    const mayPruneMoves = !isRoot && pos.hasNonPawnMaterial(pos.side);
 
-    for (;;) {
-      let move: number;
-      let exchange = 0; // what pick() knows of the move's static exchange (pickedExchange)
-      const fromTT = ttMovePending;
-      if (ttMovePending) {
-        move = ttMove;
-        ttMovePending = false;
-      } else {
-        if (!generated) {
-          generated = true;
-          end = generateMoves(pos, moves, start, false);
-          if (end === start) return inCheck ? -MATE + ply : 0;
-          this.ordering.score(pos, moves, scores, start, end, ttMove, ply, cont1, cont2);
-        }
-        if (next >= end) break;
-        // Once quiets are skipped or futile, what remains is taken in list order:
-        // sorting moves that will mostly be pruned is wasted work.
-        if (skipQuiets || futileQuiets) {
-          move = moves[next];
-        } else {
-          move = this.ordering.pick(pos, moves, scores, next, end);
-          exchange = pickedExchange(scores[next]);
-        }
-        next++;
-        if (move === ttMove && moveCount > 0 && !isRoot) continue; // searched already
-      }
-      if (isRoot && this.rootExcludedCount > 0 && this.isRootExcluded(move)) continue;
-      if (move === excluded) continue;
+    for (let move = picker.nextMove(); move !== 0; move = picker.nextMove()) {
+      const fromTT = picker.fromTT;
+      if ((isRoot && this.rootExcludedCount > 0 && this.isRootExcluded(move)) || move === excluded) continue;
       const noisy = isNoisy(pos, move);
-      if (skipQuiets && !noisy) continue;
 
-      if (mayPruneMoves && bestScore > -MATE_BOUND) {
+      if (mayPruneMoves && bestScore > -MATE_BOUND && depth <= P.MOVE_PRUNING_MAX_DEPTH) {
         if (!noisy) {
           // Late-move pruning: after enough quiet moves, the rest rarely matter.
-          if (depth <= 8 && quietCount >= lmpLimit) {
-            skipQuiets = true;
+          if (quietCount >= lmpLimit) {
+            picker.skipQuiets();
             continue;
           }
           // Futility: a quiet move cannot lift a hopeless static eval above
           // alpha, unless it gives check. Alpha only rises, so every later
           // quiet move is futile too.
-          if (!inCheck && depth <= 8 && estimate + 100 + 100 * depth <= alpha) {
-            futileQuiets = true;
+          if (!inCheck && estimate + P.FUTILITY_BASE + P.FUTILITY_MARGIN * depth <= alpha) {
+            picker.stopSorting();
             if (!pos.givesCheck(move)) continue;
           }
-          if (depth <= 8 && !seeGE(pos, move, -60 * depth)) continue;
-        } else if (depth <= 8 && exchange <= 0 && !seeGE(pos, move, -100 * depth)) {
+          if (!seeGE(pos, move, -P.SEE_QUIET_MARGIN * depth)) continue;
+        } else if (picker.exchange <= 0 && !seeGE(pos, move, -P.SEE_NOISY_MARGIN * depth)) {
           continue;
         }
       }
 
-      if (isRoot && this.showCurrMove) {
-        this.emit(`info depth ${depth} currmove ${moveToUci(pos, move)} currmovenumber ${moveCount + 1}`);
-      }
+      if (isRoot && this.showCurrMove) this.report({ type: 'currmove', depth, move, number: moveCount + 1 });
 
-      // Singular extension: when the hash move is the only one that reaches
-      // the table's score (every other move, searched shallower, fails low
-      // against a bar below it), it is searched one ply deeper. When even
-      // without it the search fails high above beta, several moves refute
-      // this node: it is cut off (multi-cut). And when the table's score
-      // was already above beta but others are not far behind, the hash
-      // move is searched one ply shallower.
       let extension = 0;
-      if (
-        fromTT &&
-        depth >= SINGULAR_MIN_DEPTH &&
-        excluded === 0 &&
-        ttDepth >= depth - 3 &&
-        (ttBound === BOUND_LOWER || ttBound === BOUND_EXACT) &&
-        Math.abs(ttScore) < MATE_BOUND &&
-        ply < 2 * this.rootDepth
-      ) {
-        const singularBeta = ttScore - depth;
-        this.excludedAt[ply] = move;
-        const score = this.search(singularBeta - 1, singularBeta, (depth - 1) >> 1, ply, cutNode);
-        this.excludedAt[ply] = 0;
+      if (fromTT && depth >= P.SINGULAR_MIN_DEPTH && excluded === 0 && ttDepth >= depth - P.SINGULAR_TT_DEPTH_MARGIN && ply < P.SINGULAR_MAX_PLY_FACTOR * this.rootDepth) {
+        extension = this.singularExtension(move, beta, depth, ply, cutNode, isPv, ttScore, ttBound);
         if (this.stopped) return 0;
-        // Far below the bar, in a node off the principal variation: two plies.
-        if (score < singularBeta) extension = !isPv && score < singularBeta - 20 && this.doubleExtensionsAt[ply] < 6 ? 2 : 1;
-        else if (singularBeta >= beta) return singularBeta;
-        else if (ttScore >= beta) extension = -1;
+        if (extension === MULTI_CUT) return ttScore - P.SINGULAR_MARGIN * depth;
       }
 
       this.contAt[ply] = contKey(pos, move);
@@ -765,7 +599,7 @@ export class Searcher {
       if (fromTT && pos.isAttacked(pos.kingSq[pos.side ^ 1], pos.side)) {
         // The hash move leaves our king in check (a key collision): forget it.
         pos.unmakeMove();
-        ttMove = 0;
+        picker.forgetHashMove();
         ttMoveNoisy = false;
         continue;
       }
@@ -782,17 +616,8 @@ export class Searcher {
       } else {
         // Late-move reductions: later moves in a well-ordered list are searched shallower first.
         let r = 0;
-        if (depth >= 3 && moveCount > 1 + (isPv ? 1 : 0) && !noisy) {
-          r = LMR[Math.min(depth, 63) * 64 + Math.min(moveCount, 63)];
-          if (isPv) r--;
-          if (cutNode) r++;
-          if (!improving) r++;
-          if (ttMoveNoisy) r++;
-          if (givesCheck) r--;
-          // A quiet move that has often refuted positions like this one (history,
-          // continuations included: up to ±3 * 16384, so up to 8 plies) is
-          // reduced less, a poor one more.
-          r -= (this.ordering.historyOf(pos.side ^ 1, move, this.contAt[ply], cont1, cont2) / 6144) | 0;
+        if (depth >= P.LMR_MIN_DEPTH && moveCount > 1 + (isPv ? 1 : 0) && !noisy) {
+          r = this.reduction(move, depth, moveCount, ply, isPv, cutNode, improving, ttMoveNoisy, givesCheck, cont1, cont2);
           r = Math.max(0, Math.min(r, newDepth - 1));
         }
         score = 0 - this.search(-1 - alpha, 0 - alpha, newDepth - r, ply + 1, true);
@@ -809,8 +634,8 @@ export class Searcher {
           if (isRoot) this.iterationBest = move;
           this.updatePv(ply, move);
           if (score >= beta) {
-            if (!noisy) this.ordering.updateQuietCutoff(pos, move, ply, depth, this.quietsTried, quietBase, quietCount, cont1, cont2);
-            this.ordering.updateCaptureCutoff(pos, noisy ? move : 0, depth, this.noisyTried, ply * 32, noisyCount);
+            if (!noisy) this.history.updateQuietCutoff(pos, move, ply, depth, this.quietsTried, quietBase, quietCount, cont1, cont2);
+            this.history.updateCaptureCutoff(pos, noisy ? move : 0, depth, this.noisyTried, ply * 32, noisyCount);
             break;
           }
           alpha = score;
@@ -818,28 +643,104 @@ export class Searcher {
       }
     }
 
-    if (moveCount === 0) {
-      // Every move was excluded (MultiPV / searchmoves) or pruned.
-      if (isRoot) return -INFINITE;
-      return alpha;
-    }
-
-    const bound = bestScore >= beta ? BOUND_LOWER : bestScore > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
-    if (!(isRoot && this.rootExcludedCount > 0) && excluded === 0) {
-      tt.store(pos.keyLo, pos.keyHi, bestMove, depth, bound, scoreToTT(bestScore, ply), rawEval === NO_EVAL ? 0 : rawEval);
-      // The evaluation's error, learnt where the result bounds it on the side
-      // that shows one (a fail-high below the eval says nothing), and not from
-      // captures, whose gain the evaluation is not meant to see.
-      if (
-        !inCheck &&
-        (bestMove === 0 || !isNoisy(pos, bestMove)) &&
-        Math.abs(bestScore) < MATE_BOUND &&
-        (bound === BOUND_EXACT || (bound === BOUND_LOWER ? bestScore > staticEval : bestScore < staticEval))
-      ) {
-        this.correction.update(pos, depth, bestScore, rawEval);
-      }
-    }
+    if (picker.generated === 0) return inCheck ? -MATE + ply : 0;
+    // Every move was excluded (MultiPV / searchmoves) or pruned.
+    if (moveCount === 0) return isRoot ? -INFINITE : alpha;
+    if (!(isRoot && this.rootExcludedCount > 0) && excluded === 0) this.storeResult(depth, ply, bestScore, bestMove, alphaOrig, beta, inCheck, rawEval, staticEval);
     return bestScore;
+  }
+
+  /**
+   * Pruning of a whole node before its moves (not in check, off the principal
+   * variation): reverse futility, razoring, null move. The score to return
+   * when the node is pruned, else NO_EVAL.
+   */
+  private pruneNode(alpha: number, beta: number, depth: number, ply: number, cutNode: boolean, estimate: number, improving: boolean): number {
+    const pos = this.pos;
+    // Reverse futility: far above beta even with a margin per remaining ply.
+    if (depth <= P.RFP_MAX_DEPTH && estimate - P.RFP_MARGIN * (depth - (improving ? 1 : 0)) >= beta && Math.abs(beta) < MATE_BOUND) {
+      return estimate;
+    }
+    // Razoring: this far below alpha so near the leaves, only a capture could
+    // save the node; when quiescence finds none, it fails low at once.
+    if (depth <= P.RAZOR_MAX_DEPTH && estimate + P.RAZOR_MARGIN * depth <= alpha && Math.abs(alpha) < MATE_BOUND) {
+      const score = this.qsearch(alpha, alpha + 1, ply);
+      if (this.stopped) return 0;
+      if (score <= alpha) return score;
+    }
+    // Null move: if passing still fails high, a real move would too (not in
+    // pawn endings, where zugzwang makes passing better than any move). The
+    // estimate keeps it off where the table says this node stayed below beta.
+    if (depth >= P.NMP_MIN_DEPTH && estimate >= beta && pos.stackMove[pos.ply - 1] !== 0 && pos.hasNonPawnMaterial(pos.side)) {
+      const r =
+        P.NMP_BASE_REDUCTION + ((depth / P.NMP_DEPTH_DIVISOR) | 0) + Math.min(P.NMP_EVAL_MAX, ((estimate - beta) / P.NMP_EVAL_DIVISOR) | 0);
+      this.contAt[ply] = NO_CONT;
+      this.doubleExtensionsAt[ply + 1] = this.doubleExtensionsAt[ply];
+      pos.makeNullMove();
+      const score = 0 - this.search(0 - beta, 1 - beta, depth - r, ply + 1, !cutNode);
+      pos.unmakeNullMove();
+      if (this.stopped) return 0;
+      if (score >= beta) return score >= MATE_BOUND ? beta : score;
+    }
+    return NO_EVAL;
+  }
+
+  /**
+   * Singular extension of the hash move: when it is the only move that
+   * reaches the table's score (every other move, searched shallower, fails
+   * low against a bar below it), it is searched one ply deeper, two when the
+   * others fall far short. When even without it the search fails high above
+   * beta, several moves refute this node: MULTI_CUT, the node is cut off.
+   * When the table's score was already above beta but others are not far
+   * behind, the hash move is searched one ply shallower (-1).
+   */
+  private singularExtension(move: number, beta: number, depth: number, ply: number, cutNode: boolean, isPv: boolean, ttScore: number, ttBound: number): number {
+    if ((ttBound !== BOUND_LOWER && ttBound !== BOUND_EXACT) || Math.abs(ttScore) >= MATE_BOUND) return 0;
+    const singularBeta = ttScore - P.SINGULAR_MARGIN * depth;
+    this.excludedAt[ply] = move;
+    const score = this.search(singularBeta - 1, singularBeta, (depth - 1) >> 1, ply, cutNode);
+    this.excludedAt[ply] = 0;
+    if (this.stopped) return 0;
+    if (score < singularBeta) {
+      const double = !isPv && score < singularBeta - P.DOUBLE_EXTENSION_MARGIN && this.doubleExtensionsAt[ply] < P.DOUBLE_EXTENSION_MAX;
+      return double ? 2 : 1;
+    }
+    if (singularBeta >= beta) return MULTI_CUT;
+    return ttScore >= beta ? -1 : 0;
+  }
+
+  /** The late-move reduction of a quiet move (before clamping to the depth left). */
+  private reduction(move: number, depth: number, moveCount: number, ply: number, isPv: boolean, cutNode: boolean, improving: boolean, ttMoveNoisy: boolean, givesCheck: boolean, cont1: number, cont2: number): number {
+    let r = LMR[Math.min(depth, 63) * 64 + Math.min(moveCount, 63)];
+    if (isPv) r--;
+    if (cutNode) r++;
+    if (!improving) r++;
+    if (ttMoveNoisy) r++;
+    if (givesCheck) r--;
+    // A quiet move that has often refuted positions like this one (history,
+    // continuations included: up to ±3 * HISTORY_MAX) is reduced less, a poor one more.
+    r -= (this.history.historyOf(this.pos.side ^ 1, move, this.contAt[ply], cont1, cont2) / P.LMR_HISTORY_DIVISOR) | 0;
+    return r;
+  }
+
+  /**
+   * Stores a searched node's result in the table, and teaches correction
+   * history the evaluation's error where the result bounds it on the side
+   * that shows one (a fail-high below the eval says nothing), and not from
+   * captures, whose gain the evaluation is not meant to see.
+   */
+  private storeResult(depth: number, ply: number, bestScore: number, bestMove: number, alphaOrig: number, beta: number, inCheck: boolean, rawEval: number, staticEval: number): void {
+    const pos = this.pos;
+    const bound = bestScore >= beta ? BOUND_LOWER : bestScore > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
+    this.tt.store(pos.keyLo, pos.keyHi, bestMove, depth, bound, scoreToTT(bestScore, ply), rawEval === NO_EVAL ? 0 : rawEval);
+    if (
+      !inCheck &&
+      (bestMove === 0 || !isNoisy(pos, bestMove)) &&
+      Math.abs(bestScore) < MATE_BOUND &&
+      (bound === BOUND_EXACT || (bound === BOUND_LOWER ? bestScore > staticEval : bestScore < staticEval))
+    ) {
+      this.correction.update(pos, depth, bestScore, rawEval);
+    }
   }
 
   /** The principal variation at ply becomes move followed by the child's. */
@@ -855,12 +756,7 @@ export class Searcher {
   private qsearch(alpha: number, beta: number, ply: number): number {
     const pos = this.pos;
     this.pvLength[ply] = ply;
-    if (this.stopped) return 0;
-    this.nodes++;
-    if ((this.nodes & (POLL_INTERVAL - 1)) === 0) this.checkLimits();
-    if (this.nodeLimit > 0 && this.nodes >= this.nodeLimit) this.stopped = true;
-    if (this.stopped) return 0;
-    if (ply > this.seldepth) this.seldepth = ply;
+    if (this.stopped || !this.countNode(ply)) return 0;
     if (pos.halfmove >= 100 || pos.isRepetition()) return 0;
 
     const inCheck = pos.inCheck();
@@ -880,12 +776,10 @@ export class Searcher {
       if (!isPv && cutsOff(ttBound, ttScore, alpha, beta)) return ttScore;
     }
 
-    let bestScore: number;
+    let bestScore = -INFINITE;
     let rawEval = NO_EVAL;
     let standPat = NO_EVAL;
-    if (inCheck) {
-      bestScore = -INFINITE;
-    } else {
+    if (!inCheck) {
       // Stand pat: the side to move can usually do at least as well as doing nothing.
       rawEval = ttEval !== NO_EVAL ? ttEval : evaluate(pos);
       standPat = scoreEstimate(ttBound, ttScore, this.correction.correct(pos, rawEval));
@@ -897,33 +791,22 @@ export class Searcher {
       bestScore = standPat;
     }
 
-    const moves = this.moves;
-    const scores = this.scores;
-    const start = ply * MAX_MOVES;
-    const end = generateMoves(pos, moves, start, !inCheck);
-    if (inCheck && end === start) return -MATE + ply;
     // Continuation history matters only for the quiet evasions of a position in check.
-    const cont1 = ply >= 1 ? this.contAt[ply - 1] : NO_CONT;
-    const cont2 = ply >= 2 ? this.contAt[ply - 2] : NO_CONT;
-    this.ordering.score(pos, moves, scores, start, end, ttMove, ply, cont1, cont2);
-
+    const picker = this.pickers[ply * 2];
+    picker.init(pos, ttMove, false, ply, ply >= 1 ? this.contAt[ply - 1] : NO_CONT, ply >= 2 ? this.contAt[ply - 2] : NO_CONT, !inCheck);
     const alphaOrig = alpha;
     let bestMove = 0;
-    for (let i = start; i < end; i++) {
-      const move = this.ordering.pick(pos, moves, scores, i, end);
+    for (let move = picker.nextMove(); move !== 0; move = picker.nextMove()) {
       if (!inCheck) {
-        const exchange = pickedExchange(scores[i]);
-        // pick() puts the captures that lose material last: from here on all of them do.
-        if (exchange < 0) break;
+        // The picker puts the captures that lose material last: from here on all of them do.
+        if (picker.exchange < 0) break;
         const kind = moveKind(move);
-        if (kind >= 4 && kind !== 7) continue; // under-promotions
+        if (kind >= PROMO_KNIGHT && kind !== PROMO_QUEEN) continue; // under-promotions
         // Delta pruning: even winning this piece (plus a margin) cannot reach alpha.
-        if (kind < 4) {
-          const victim = kind === 3 ? PAWN : pos.board[moveTo(move)] & 7;
-          if (standPat + SEE_VALUE[victim] + 200 <= alpha) continue;
-        }
+        const victim = kind === EN_PASSANT ? PAWN : pos.board[moveTo(move)] & 7;
+        if (kind < PROMO_KNIGHT && standPat + SEE_VALUE[victim] + P.DELTA_MARGIN <= alpha) continue;
         // Captures that lose material by static exchange are not worth resolving.
-        if (exchange === 0 && !seeGE(pos, move, 0)) continue;
+        if (picker.exchange === 0 && !seeGE(pos, move, 0)) continue;
       }
       this.contAt[ply] = contKey(pos, move);
       pos.makeMove(move);
@@ -940,6 +823,7 @@ export class Searcher {
         }
       }
     }
+    if (inCheck && picker.generated === 0) return -MATE + ply;
     const bound = bestScore >= beta ? BOUND_LOWER : bestScore > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
     tt.store(pos.keyLo, pos.keyHi, bestMove, 0, bound, scoreToTT(bestScore, ply), rawEval === NO_EVAL ? 0 : rawEval);
     return bestScore;

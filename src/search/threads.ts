@@ -134,6 +134,23 @@ export class ThreadState {
   }
 }
 
+/**
+ * The result of the helper that completed the deepest iteration with a
+ * better score than `depth` / `score` (the main searcher's), if any, whose
+ * move the search may play.
+ */
+export function bestHelperResult(helpers: HelperThreads, depth: number, score: number, playable: (move: number) => boolean): HelperResult | null {
+  let best: HelperResult | null = null;
+  for (let i = 1; i <= helpers.count; i++) {
+    const r = helpers.state.result(i);
+    if (r === null || r.pv.length === 0 || r.depth <= depth || r.score <= score || !playable(r.pv[0])) continue;
+    best = r;
+    depth = r.depth;
+    score = r.score;
+  }
+  return best;
+}
+
 /** Waits (Atomics.wait, so also on a thread that must not return to its event loop) until done(array[index]) or timeoutMs. */
 export function waitUntil(array: Int32Array, index: number, done: (value: number) => boolean, timeoutMs: number): boolean {
   const deadline = performance.now() + timeoutMs;

@@ -19,6 +19,8 @@
 // after isPseudoLegal and a king-safety test (search.ts), its score only
 // prunes.
 
+import { TT_AGE_WEIGHT, TT_KEEP_DEPTH_MARGIN } from './params.js';
+
 export const BOUND_NONE = 0;
 export const BOUND_UPPER = 1; // the score is at most this (all moves failed low)
 export const BOUND_LOWER = 2; // the score is at least this (a move failed high)
@@ -134,13 +136,13 @@ export class TranspositionTable {
         if (move === 0 && w1 !== 0) move = w1 & 0xffff;
         // Do not overwrite a much deeper exact-ish result of this search with a shallow one.
         const oldDepth = ((w1 >>> 16) & 0xff) - DEPTH_BIAS;
-        if (w1 !== 0 && bound !== BOUND_EXACT && oldDepth > depth + 3 && ((w1 >>> 26) & 63) === this.age) return;
+        if (w1 !== 0 && bound !== BOUND_EXACT && oldDepth > depth + TT_KEEP_DEPTH_MARGIN && ((w1 >>> 26) & 63) === this.age) return;
         worst = -1;
         break;
       }
       const entryAge = (w1 >>> 26) & 63;
       const ageDiff = (this.age - entryAge + AGE_CYCLE) % AGE_CYCLE;
-      const value = ((w1 >>> 16) & 0xff) - ageDiff * 8;
+      const value = ((w1 >>> 16) & 0xff) - ageDiff * TT_AGE_WEIGHT;
       if (value < worst) {
         worst = value;
         slot = e;

@@ -27,11 +27,12 @@ import { Position } from '../board/position.js';
 import { MAX_MOVES } from '../board/types.js';
 import { DEFAULT_BENCH_DEPTH, runBench } from '../search/bench.js';
 import { SearchControl } from '../search/control.js';
-import type { GoParams, SearchOptions } from '../search/limits.js';
+import type { GoParams, SearchEvent, SearchOptions } from '../search/limits.js';
+import { formatSearchEvent } from './info.js';
 import { Searcher } from '../search/search.js';
 import { WarmUp } from '../search/warmup.js';
 import type { HelperThreads } from '../search/threads.js';
-import { errorText, firstPvMove, loadPosition, type FromWorker, type PositionSpec, type SearchWorkerData, type ToWorker } from './messages.js';
+import { errorText, loadPosition, type FromWorker, type PositionSpec, type SearchWorkerData, type ToWorker } from './messages.js';
 import { ThreadPool, runSearchHelper } from './thread-pool.js';
 
 /** True in a thread started by startSearchWorker(). */
@@ -210,11 +211,11 @@ class SearchWorker {
   }
 
   private go(id: number, spec: PositionSpec, params: GoParams, options: SearchOptions, control: SearchControl): void {
+    const emit = (text: string): void => this.send({ type: 'line', id, text });
     let lastPvMove: string | null = null;
-    const emit = (text: string): void => {
-      const pv = firstPvMove(text);
-      if (pv !== null) lastPvMove = pv;
-      this.send({ type: 'line', id, text });
+    const report = (event: SearchEvent): void => {
+      if (event.type === 'line' && event.multipv === 1 && event.pv.length > 0) lastPvMove = moveToUci(this.pos, event.pv[0]);
+      emit(formatSearchEvent(this.pos, event, options.showWdl));
     };
 
     let bestMove: string | null = null;
@@ -223,9 +224,13 @@ class SearchWorker {
     try {
       this.load(spec);
       helpers = this.pool.forSearch(spec);
-      const result = this.searcher.go(this.pos, params, options, control, emit, helpers === null ? undefined : { kind: 'main', helpers });
-      bestMove = result.bestMove;
-      ponderMove = result.ponderMove;
+      const result = this.searcher.go(this.pos, params, options, control, report, helpers === null ? undefined : { kind: 'main', helpers });
+      bestMove = moveToUci(this.pos, result.move);
+      if (result.ponder !== 0 && result.move !== 0) {
+        this.pos.makeMove(result.move);
+        ponderMove = moveToUci(this.pos, result.ponder);
+        this.pos.unmakeMove();
+      }
     } catch (e) {
       emit(`info string error: the search failed: ${errorText(e)}`);
     } finally {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { generateMoves } from '../../src/board/movegen.js';
 import { Position } from '../../src/board/position.js';
-import { PHASE_WEIGHT, PSQ_EG, PSQ_MG } from '../../src/eval/psqt.js';
+import { PHASE_WEIGHT, PSQ_EG, PSQ_MG } from '../../src/board/piece-square.js';
+import '../../src/eval/psqt.js';
 import { PERFT_FENS, UHO_FENS, rng } from './fixtures.js';
 
 function fromScratch(pos: Position): [number, number, number] {

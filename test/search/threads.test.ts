@@ -9,7 +9,8 @@ import { DEFAULT_SEARCH_OPTIONS, type GoParams } from '../../src/search/limits.j
 import { Searcher } from '../../src/search/search.js';
 import { ThreadState, helperSkipsDepth, type HelperThreads } from '../../src/search/threads.js';
 import { TranspositionTable } from '../../src/search/tt.js';
-import { parseUciMove } from '../../src/board/notation.js';
+import { moveToUci, parseUciMove } from '../../src/board/notation.js';
+import { formatSearchEvent } from '../../src/uci/info.js';
 
 const FEN = 'r1bq1rk1/ppp2ppp/5n2/2bp4/2NPP3/2P5/PP3PPP/RNBQK2R w KQ - 0 9';
 
@@ -39,7 +40,7 @@ describe('Lazy SMP searchers', () => {
     const state = new ThreadState(2);
     const lines: string[] = [];
     const pos = new Position(FEN);
-    helper.go(pos, depthParams(6), DEFAULT_SEARCH_OPTIONS, state.control, (l) => lines.push(l), { kind: 'helper', index: 1, state });
+    helper.go(pos, depthParams(6), DEFAULT_SEARCH_OPTIONS, state.control, (e) => lines.push(formatSearchEvent(pos, e, false)), { kind: 'helper', index: 1, state });
     expect(lines).toEqual([]);
     expect(state.helperNodes()).toBe(helper.nodes);
     const r = state.result(1)!;
@@ -65,11 +66,11 @@ describe('Lazy SMP searchers', () => {
       state.publishNodes(1, 5000);
       const main = new Searcher(4);
       const lines: string[] = [];
-      const result = main.go(pos, { ...depthParams(2), searchmoves }, DEFAULT_SEARCH_OPTIONS, new SearchControl(), (l) => lines.push(l), {
+      const result = main.go(pos, { ...depthParams(2), searchmoves }, DEFAULT_SEARCH_OPTIONS, new SearchControl(), (e) => lines.push(formatSearchEvent(pos, e, false)), {
         kind: 'main',
         helpers: doneHelpers(state),
       });
-      return { best: result.bestMove, lines, nodes: main.nodes };
+      return { best: moveToUci(pos, result.move), lines, nodes: main.nodes };
     };
     const deeperBetter = run(20, 900);
     expect(deeperBetter.best).toBe('h2h3');
@@ -91,11 +92,11 @@ describe('Lazy SMP searchers', () => {
     state.publishResult(1, 9, -50, [h3]); // a worse score than the main line's, but the depth asked for
     const main = new Searcher(4);
     const lines: string[] = [];
-    const result = main.go(pos, depthParams(9), DEFAULT_SEARCH_OPTIONS, new SearchControl(), (l) => lines.push(l), {
+    const result = main.go(pos, depthParams(9), DEFAULT_SEARCH_OPTIONS, new SearchControl(), (e) => lines.push(formatSearchEvent(pos, e, false)), {
       kind: 'main',
       helpers: doneHelpers(state),
     });
-    expect(result.bestMove).toBe('h2h3');
+    expect(moveToUci(pos, result.move)).toBe('h2h3');
     expect(lines[lines.length - 1]).toMatch(/^info depth 9 .* score cp -50 .* pv h2h3$/);
     // The main searcher stopped at its first look at the helpers (every 256 nodes).
     expect(main.nodes).toBeLessThanOrEqual(256);

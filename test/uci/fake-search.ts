@@ -3,7 +3,18 @@
 
 import type { Position } from '../../src/board/position.js';
 import type { SearchControl } from '../../src/search/control.js';
-import type { GoParams, SearchOptions } from '../../src/search/limits.js';
+import { makeMove } from '../../src/board/types.js';
+import type { GoParams, SearchOptions, SearchReport } from '../../src/search/limits.js';
+
+export const INFINITE = 31000;
+export const MATE = 30000;
+export const MATE_BOUND = MATE - 128;
+
+/** A move from square names (no legality check: the fake may play nonsense on purpose). */
+function mv(from: string, to: string): number {
+  const sq = (s: string): number => (s.charCodeAt(1) - 49) * 8 + s.charCodeAt(0) - 97;
+  return makeMove(sq(from), sq(to), 0);
+}
 
 export class Searcher {
   nodes = 0;
@@ -17,13 +28,15 @@ export class Searcher {
 
   clear(): void {}
 
-  go(pos: Position, params: GoParams, options: SearchOptions, control: SearchControl, emit: (line: string) => void): { bestMove: string; ponderMove: string | null } {
+  go(pos: Position, params: GoParams, options: SearchOptions, control: SearchControl, report: SearchReport): { move: number; ponder: number; score: number } {
     void pos;
     void params;
     void options;
     const mode = process.env.KESTREL_FAKE;
     // 'mute' hangs without a line: the UCI layer has no move of the search's to fall back on.
-    if (mode !== 'mute') emit('info depth 1 score cp 0 pv g1f3 g8f6');
+    if (mode !== 'mute') {
+      report({ type: 'line', depth: 1, seldepth: 1, multipv: 1, score: 0, bound: 'exact', nodes: 1, timeMs: 1, hashfull: 0, pv: [mv('g1', 'f3'), mv('g8', 'f6')] });
+    }
     const spin = (ms: number): void => {
       const t = Date.now();
       while (Date.now() - t < ms) {
@@ -34,9 +47,9 @@ export class Searcher {
       case 'throw':
         throw new Error('boom');
       case 'illegal':
-        return { bestMove: 'e2e5', ponderMove: null };
+        return { move: mv('e2', 'e5'), ponder: 0, score: 0 };
       case 'badponder':
-        return { bestMove: 'e2e4', ponderMove: 'e2e4' };
+        return { move: mv('e2', 'e4'), ponder: mv('e2', 'e4'), score: 0 };
       case 'hang':
       case 'mute':
         spin(6000);
@@ -50,6 +63,6 @@ export class Searcher {
       default:
         while (!control.stopped) spin(1);
     }
-    return { bestMove: 'e2e4', ponderMove: null };
+    return { move: mv('e2', 'e4'), ponder: 0, score: 0 };
   }
 }

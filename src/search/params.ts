@@ -1,0 +1,123 @@
+// Every tuned number of the search and its time management, in one place.
+// Each has a one-line comment that ends with the range a tuner (SPSA) may
+// move it in, written `[min, max]`; test/search/params.test.ts reads this
+// file and checks that every value lies in its range. True constants (mate
+// scores, array sizes, poll intervals) stay where they are used.
+
+// --- Iterative deepening and aspiration windows ------------------------------
+/** Aspiration windows from this depth on (shallower iterations search the full window). [2, 8] */
+export const ASPIRATION_MIN_DEPTH = 4;
+/** First half-width of the aspiration window, centipawns; it grows by half after each failure. [8, 60] */
+export const ASPIRATION_DELTA = 25;
+
+// --- Time management -------------------------------------------------------------
+/** Moves the remaining clock is divided by when the GUI gives no movestogo. [15, 60] */
+export const TIME_MOVES_TO_GO = 30;
+/** movestogo counts as at most this many moves. [20, 80] */
+export const TIME_MOVES_TO_GO_MAX = 40;
+/** Share of the increment added to each move's soft budget. [0.5, 1] */
+export const TIME_INCREMENT_SHARE = 0.75;
+/** Fixed reserve never planned on, milliseconds (plus TIME_RESERVE_INCREMENTS increments). [20, 300] */
+export const TIME_RESERVE_MS = 100;
+/** Increments kept in reserve besides TIME_RESERVE_MS. [0, 20] */
+export const TIME_RESERVE_INCREMENTS = 10;
+/** The hard limit is at most this many soft budgets. [2, 8] */
+export const TIME_HARD_SOFT_RATIO = 4;
+/** The hard limit is at most this share of the remaining clock. [0.2, 0.6] */
+export const TIME_HARD_CLOCK_SHARE = 0.4;
+/** ... or this share when the next time control is one move away (movestogo 1). [0.5, 0.95] */
+export const TIME_HARD_LAST_MOVE_SHARE = 0.8;
+/** No new iteration once this share of the (scaled) soft budget is spent: the next one would rarely finish. [0.4, 1] */
+export const TIME_ITERATION_SHARE = 0.6;
+/** Soft budget scale added per change of best move (decaying by TIME_INSTABILITY_DECAY per iteration). [0, 1] */
+export const TIME_INSTABILITY_SCALE = 0.4;
+/** How much of the best-move instability carries into the next iteration. [0.3, 0.9] */
+export const TIME_INSTABILITY_DECAY = 0.6;
+/** A score that fell by more than this (centipawns) since the last iteration... [10, 100] */
+export const TIME_SCORE_DROP = 30;
+/** ...scales the soft budget by this. [1, 2] */
+export const TIME_SCORE_DROP_SCALE = 1.3;
+
+// --- Pruning before the moves ---------------------------------------------------
+/** Internal iterative reduction: a node without a hash move loses a ply from this depth on. [3, 8] */
+export const IIR_MIN_DEPTH = 4;
+/** Reverse futility pruning up to this depth. [4, 12] */
+export const RFP_MAX_DEPTH = 8;
+/** Reverse futility: margin per ply of depth left, centipawns. [40, 160] */
+export const RFP_MARGIN = 80;
+/** Razoring up to this depth. [1, 5] */
+export const RAZOR_MAX_DEPTH = 3;
+/** Razoring: margin per ply of depth left, centipawns. [100, 500] */
+export const RAZOR_MARGIN = 250;
+/** Null-move pruning from this depth on. [2, 5] */
+export const NMP_MIN_DEPTH = 3;
+/** Null-move reduction: this many plies... [2, 5] */
+export const NMP_BASE_REDUCTION = 3;
+/** ...plus one per this many plies of depth... [2, 8] */
+export const NMP_DEPTH_DIVISOR = 4;
+/** ...plus one per this many centipawns the estimate stands above beta... [100, 400] */
+export const NMP_EVAL_DIVISOR = 200;
+/** ...at most this many times. [1, 5] */
+export const NMP_EVAL_MAX = 3;
+
+// --- Pruning and reductions of moves ---------------------------------------------
+/** Late-move, futility and SEE pruning of moves up to this depth. [4, 12] */
+export const MOVE_PRUNING_MAX_DEPTH = 8;
+/** Late-move pruning: quiet moves tried before the rest are skipped, LMP_BASE + depth^2 (halved when not improving). [1, 8] */
+export const LMP_BASE = 3;
+/** Futility pruning of quiet moves: base margin, centipawns... [30, 250] */
+export const FUTILITY_BASE = 100;
+/** ...plus this per ply of depth left. [40, 200] */
+export const FUTILITY_MARGIN = 100;
+/** SEE pruning: a quiet move may lose at most this per ply of depth by static exchange. [20, 150] */
+export const SEE_QUIET_MARGIN = 60;
+/** SEE pruning: a capture may lose at most this per ply of depth. [50, 200] */
+export const SEE_NOISY_MARGIN = 100;
+/** Late-move reductions: base of the table LMR_BASE + ln(depth) ln(moveNumber) / LMR_DIVISOR. [0, 1.5] */
+export const LMR_BASE = 0.75;
+/** Late-move reductions: divisor of the table. [1.5, 3.5] */
+export const LMR_DIVISOR = 2.25;
+/** A quiet move's history (butterfly plus continuations) changes its reduction by one ply per this much. [2048, 16384] */
+export const LMR_HISTORY_DIVISOR = 6144;
+/** Late-move reductions from this depth on. [2, 5] */
+export const LMR_MIN_DEPTH = 3;
+/** Quiescence delta pruning: a capture whose victim plus this cannot reach alpha is skipped, centipawns. [50, 400] */
+export const DELTA_MARGIN = 200;
+
+// --- Singular extensions -----------------------------------------------------------
+/** Singular extensions from this depth on. [6, 10] */
+export const SINGULAR_MIN_DEPTH = 8;
+/** The hash entry must be at most this many plies shallower than the node. [1, 5] */
+export const SINGULAR_TT_DEPTH_MARGIN = 3;
+/** The bar the other moves must stay below: the table's score less this per ply of depth. [0.5, 3] */
+export const SINGULAR_MARGIN = 1;
+/** Singular extensions only up to this many times the root depth in plies (keeps the tree finite). [1, 4] */
+export const SINGULAR_MAX_PLY_FACTOR = 2;
+/** Extend twice when the others stay this far (centipawns) below the bar. [5, 60] */
+export const DOUBLE_EXTENSION_MARGIN = 20;
+/** At most this many double extensions on one path. [2, 12] */
+export const DOUBLE_EXTENSION_MAX = 6;
+
+// --- Move ordering statistics -----------------------------------------------------
+/** History bonus of a cutoff: HISTORY_BONUS_SLOPE * depth - HISTORY_BONUS_OFFSET, up to HISTORY_BONUS_MAX. [100, 600] */
+export const HISTORY_BONUS_SLOPE = 300;
+/** (see HISTORY_BONUS_SLOPE) [0, 500] */
+export const HISTORY_BONUS_OFFSET = 250;
+/** (see HISTORY_BONUS_SLOPE) [1000, 4000] */
+export const HISTORY_BONUS_MAX = 2500;
+/** Capture history adds its value shifted right by this to a capture's ordering score. [1, 5] */
+export const CAPTURE_HISTORY_SHIFT = 3;
+/** Ordering score of an under-promotion relative to other noisy moves. [-4000, 0] */
+export const UNDERPROMOTION_PENALTY = -2000;
+
+// --- Correction history --------------------------------------------------------------
+/** Corrections are bounded by this many centipawns. [16, 128] */
+export const CORRECTION_MAX = 64;
+/** A new result weighs min(depth + 1, CORRECTION_WEIGHT_MAX) / 256 against the entry. [4, 32] */
+export const CORRECTION_WEIGHT_MAX = 16;
+
+// --- Transposition table replacement -------------------------------------------------
+/** A non-exact result does not overwrite an entry of this search that is more than this many plies deeper. [1, 6] */
+export const TT_KEEP_DEPTH_MARGIN = 3;
+/** Each search of age counts as this many plies of depth when choosing the entry to replace. [2, 16] */
+export const TT_AGE_WEIGHT = 8;

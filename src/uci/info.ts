@@ -1,0 +1,60 @@
+// The search's reports as UCI `info` lines: scores as `cp N` or `mate N`,
+// win/draw/loss estimates, and lines of moves in UCI notation.
+
+import { generateMoves } from '../board/movegen.js';
+import { moveToUci } from '../board/notation.js';
+import type { Position } from '../board/position.js';
+import { MAX_MOVES } from '../board/types.js';
+import type { SearchEvent } from '../search/limits.js';
+import { INFINITE, MATE, MATE_BOUND } from '../search/search.js';
+
+/** Formats a score for `info`: `cp N` or `mate N` (in moves, negative when being mated). */
+export function formatScore(score: number): string {
+  if (score >= MATE_BOUND) return `mate ${Math.floor((MATE - score + 1) / 2)}`;
+  if (score <= -MATE_BOUND) return `mate ${-Math.floor((MATE + score) / 2)}`;
+  return `cp ${score}`;
+}
+
+/** Win/draw/loss per mille for a score, from a simple logistic model. */
+export function wdl(score: number): string {
+  if (score >= MATE_BOUND) return '1000 0 0';
+  if (score <= -MATE_BOUND) return '0 0 1000';
+  const win = Math.round(1000 / (1 + Math.exp((150 - score) / 60)));
+  const loss = Math.round(1000 / (1 + Math.exp((150 + score) / 60)));
+  return `${win} ${1000 - win - loss} ${loss}`;
+}
+
+const scratch = new Int32Array(MAX_MOVES);
+
+/** A line of moves from pos in UCI notation; stops at the first move that is not legal (should not happen). */
+export function pvToUci(pos: Position, pv: readonly number[]): string {
+  const parts: string[] = [];
+  let played = 0;
+  for (const move of pv) {
+    if (move === 0) break;
+    const n = generateMoves(pos, scratch, 0, false);
+    if (!scratch.subarray(0, n).includes(move)) break;
+    parts.push(moveToUci(pos, move));
+    pos.makeMove(move);
+    played++;
+  }
+  for (let i = 0; i < played; i++) pos.unmakeMove();
+  return parts.join(' ');
+}
+
+/** A search event as a UCI `info` line, pos being the position searched; showWdl adds `wdl` to exact lines. */
+export function formatSearchEvent(pos: Position, event: SearchEvent, showWdl: boolean): string {
+  if (event.type === 'note') return `info string ${event.text}`;
+  if (event.type === 'currmove') return `info depth ${event.depth} currmove ${moveToUci(pos, event.move)} currmovenumber ${event.number}`;
+  // A score of -INFINITE (no move searched) shows as 0.
+  const score = event.score === -INFINITE ? 0 : event.score;
+  const bound = event.bound === 'lower' ? ' lowerbound' : event.bound === 'upper' ? ' upperbound' : '';
+  const nps = Math.round((event.nodes * 1000) / event.timeMs);
+  const pv = pvToUci(pos, event.pv);
+  return (
+    `info depth ${event.depth} seldepth ${event.seldepth} multipv ${event.multipv} score ${formatScore(score)}${bound}` +
+    (showWdl && event.bound === 'exact' ? ` wdl ${wdl(event.score)}` : '') +
+    ` nodes ${event.nodes} nps ${nps}${event.hashfull !== null ? ` hashfull ${event.hashfull}` : ''} time ${event.timeMs}` +
+    (pv !== '' ? ` pv ${pv}` : '')
+  );
+}
