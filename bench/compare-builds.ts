@@ -12,7 +12,7 @@
 // A build is a bundle made by `npm run build` (copy dist/kestrel.js aside first).
 
 import { execFileSync } from 'node:child_process';
-import { numberOption, positionals } from './args.js';
+import { numberOption, positionals, requireFile } from './args.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number): number => numberOption(args, name, fallback);
@@ -21,6 +21,7 @@ if (builds.length !== 2) {
   console.error('usage: compare-builds.ts <base.js> <new.js> [--runs n] [--depth d]');
   process.exit(2);
 }
+for (const build of builds) requireFile(build, 'a bundle made by npm run build (copy dist/kestrel.js aside first)');
 const runs = option('--runs', 5);
 const depth = option('--depth', 10);
 const passes = option('--passes', 1);

@@ -3,6 +3,7 @@
 // `id "WAC.001";`.
 
 import { readFileSync } from 'node:fs';
+import { requireFile } from './args.js';
 
 export interface EpdProblem {
   id: string;
@@ -22,6 +23,7 @@ function operation(line: string, op: string): string[] {
 
 /** The first `limit` problems of an EPD file. */
 export function readEpdSuite(file: string, limit = Infinity): EpdProblem[] {
+  requireFile(file, 'give the path of an EPD suite (Win at Chess is test/data/wac.epd, or ../shared/data/tactical/wac.epd)');
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')

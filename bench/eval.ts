@@ -9,7 +9,7 @@ import { Position } from '../src/board/position.js';
 import { evaluate, traceEvaluate } from '../src/eval/evaluate.js';
 
 function fens(relative: string, limit: number): string[] {
-  const text = readFileSync(new URL(`../../shared/data/${relative}`, import.meta.url), 'utf8');
+  const text = readFileSync(new URL(`../test/data/${relative}`, import.meta.url), 'utf8');
   return text
     .split('\n')
     .map((l) => l.trim().split(/\s+/))
@@ -19,7 +19,7 @@ function fens(relative: string, limit: number): string[] {
 }
 
 // Openings, middlegames (WAC) and the odd endgame (perft suite): 300 positions.
-const positions = [...fens('perft/perftsuite.epd', 100), ...fens('openings/UHO_4060_v4.epd', 100), ...fens('tactical/wac.epd', 100)].map(
+const positions = [...fens('perftsuite.epd', 100), ...fens('uho-sample.epd', 100), ...fens('wac.epd', 100)].map(
   (f) => new Position(f),
 );
 const seconds = Number(process.argv[2] ?? 0.5);

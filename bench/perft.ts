@@ -16,7 +16,7 @@ import { Position, START_FEN } from '../src/board/position.js';
 import { parsePerftSuite } from '../src/cli/perft-suite.js';
 
 const KIWIPETE = 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -';
-const SUITE = new URL('../../shared/data/perft/perftsuite.epd', import.meta.url);
+const SUITE = new URL('../test/data/perftsuite.epd', import.meta.url);
 const SUITE_DEPTH = 5;
 /** Kestrel is fast enough to take the median of several runs; chessops runs once. */
 const KESTREL_RUNS = 5;

@@ -24,17 +24,19 @@ export function lsb32(x: number): number {
   return 31 - Math.clz32(x & -x);
 }
 
+/**
+ * The lowest square of a non-empty set (lo, hi). A loop over a set takes
+ * its squares one by one with
+ *   const sq = lowestSquare(lo, hi);
+ *   if (sq < 32) lo &= lo - 1; else hi &= hi - 1;
+ */
+export function lowestSquare(lo: number, hi: number): number {
+  return lo !== 0 ? 31 - Math.clz32(lo & -lo) : 63 - Math.clz32(hi & -hi);
+}
+
 /** True when square `sq` is in the set (lo, hi). */
 export function hasSquare(lo: number, hi: number, sq: number): boolean {
   return (((sq < 32 ? lo : hi) >>> sq) & 1) !== 0;
-}
-
-export function fileOf(sq: number): number {
-  return sq & 7;
-}
-
-export function rankOf(sq: number): number {
-  return sq >> 3;
 }
 
 export function squareName(sq: number): string {
@@ -193,7 +195,7 @@ function slidingAttacks(sq: number, dirs: number[][], occLo: number, occHi: numb
   out[index * 2 + 1] = hi;
 }
 
-export interface SliderOccupancies {
+interface SliderOccupancies {
   /** Relevant squares: the rays without their last square (an edge square never blocks further). */
   relevant: number[];
   occLo: Int32Array;

@@ -14,6 +14,7 @@ import {
   ROOK_RAYS,
   SLIDER_ATTACKS,
   bishopIndex,
+  lowestSquare,
   lsb32,
   rookIndex,
 } from './bitboard.js';
@@ -71,10 +72,10 @@ export function generateMoves(pos: Position, out: Int32Array, start: number, noi
   const up = us === WHITE ? 8 : -8;
   const ourPieces = us << 3;
   const theirPieces = them << 3;
-  const usLo = bb[ourPieces * 2];
-  const usHi = bb[ourPieces * 2 + 1];
-  const themLo = bb[theirPieces * 2];
-  const themHi = bb[theirPieces * 2 + 1];
+  const usLo = pos.lo(ourPieces);
+  const usHi = pos.hi(ourPieces);
+  const themLo = pos.lo(theirPieces);
+  const themHi = pos.hi(theirPieces);
   const occLo = usLo | themLo;
   const occHi = usHi | themHi;
   const ksq = pos.kingSq[us];
@@ -84,28 +85,23 @@ export function generateMoves(pos: Position, out: Int32Array, start: number, noi
   // --- Checkers and pinned pieces -----------------------------------------
   const pa = (us * 64 + ksq) * 2;
   let checkLo =
-    (PAWN_ATTACKS[pa] & bb[(theirPieces | PAWN) * 2]) | (KNIGHT_ATTACKS[k2] & bb[(theirPieces | KNIGHT) * 2]);
+    (PAWN_ATTACKS[pa] & pos.lo(theirPieces | PAWN)) | (KNIGHT_ATTACKS[k2] & pos.lo(theirPieces | KNIGHT));
   let checkHi =
-    (PAWN_ATTACKS[pa + 1] & bb[(theirPieces | PAWN) * 2 + 1]) |
-    (KNIGHT_ATTACKS[k2 + 1] & bb[(theirPieces | KNIGHT) * 2 + 1]);
+    (PAWN_ATTACKS[pa + 1] & pos.hi(theirPieces | PAWN)) |
+    (KNIGHT_ATTACKS[k2 + 1] & pos.hi(theirPieces | KNIGHT));
   let pinLo = 0;
   let pinHi = 0;
-  const qLo = bb[(theirPieces | QUEEN) * 2];
-  const qHi = bb[(theirPieces | QUEEN) * 2 + 1];
+  const qLo = pos.lo(theirPieces | QUEEN);
+  const qHi = pos.hi(theirPieces | QUEEN);
   let sniperLo =
-    (ROOK_RAYS[k2] & (bb[(theirPieces | ROOK) * 2] | qLo)) | (BISHOP_RAYS[k2] & (bb[(theirPieces | BISHOP) * 2] | qLo));
+    (ROOK_RAYS[k2] & (pos.lo(theirPieces | ROOK) | qLo)) | (BISHOP_RAYS[k2] & (pos.lo(theirPieces | BISHOP) | qLo));
   let sniperHi =
-    (ROOK_RAYS[k2 + 1] & (bb[(theirPieces | ROOK) * 2 + 1] | qHi)) |
-    (BISHOP_RAYS[k2 + 1] & (bb[(theirPieces | BISHOP) * 2 + 1] | qHi));
+    (ROOK_RAYS[k2 + 1] & (pos.hi(theirPieces | ROOK) | qHi)) |
+    (BISHOP_RAYS[k2 + 1] & (pos.hi(theirPieces | BISHOP) | qHi));
   while ((sniperLo | sniperHi) !== 0) {
-    let s: number;
-    if (sniperLo !== 0) {
-      s = lsb32(sniperLo);
-      sniperLo &= sniperLo - 1;
-    } else {
-      s = 32 + lsb32(sniperHi);
-      sniperHi &= sniperHi - 1;
-    }
+    const s = lowestSquare(sniperLo, sniperHi);
+    if (s < 32) sniperLo &= sniperLo - 1;
+    else sniperHi &= sniperHi - 1;
     const bi = (ksq * 64 + s) * 2;
     const bLo = BETWEEN[bi] & occLo;
     const bHi = BETWEEN[bi + 1] & occHi;
@@ -152,7 +148,7 @@ export function generateMoves(pos: Position, out: Int32Array, start: number, noi
   let targetLo = ~usLo;
   let targetHi = ~usHi;
   if (checkers !== 0) {
-    const c = checkLo !== 0 ? lsb32(checkLo) : 32 + lsb32(checkHi);
+    const c = lowestSquare(checkLo, checkHi);
     targetLo = BETWEEN[(ksq * 64 + c) * 2] | checkLo;
     targetHi = BETWEEN[(ksq * 64 + c) * 2 + 1] | checkHi;
   }
@@ -162,17 +158,12 @@ export function generateMoves(pos: Position, out: Int32Array, start: number, noi
 
   // --- Knights (a pinned knight can never move) ---------------------------
   {
-    let lo = bb[(ourPieces | KNIGHT) * 2] & ~pinLo;
-    let hi = bb[(ourPieces | KNIGHT) * 2 + 1] & ~pinHi;
+    let lo = pos.lo(ourPieces | KNIGHT) & ~pinLo;
+    let hi = pos.hi(ourPieces | KNIGHT) & ~pinHi;
     while ((lo | hi) !== 0) {
-      let from: number;
-      if (lo !== 0) {
-        from = lsb32(lo);
-        lo &= lo - 1;
-      } else {
-        from = 32 + lsb32(hi);
-        hi &= hi - 1;
-      }
+      const from = lowestSquare(lo, hi);
+      if (from < 32) lo &= lo - 1;
+      else hi &= hi - 1;
       n = addTargets(out, n, from, KNIGHT_ATTACKS[from * 2] & pieceTargetLo, KNIGHT_ATTACKS[from * 2 + 1] & pieceTargetHi);
     }
   }
@@ -181,17 +172,12 @@ export function generateMoves(pos: Position, out: Int32Array, start: number, noi
   for (let pass = 0; pass < 2; pass++) {
     const straight = pass === 1;
     const kind = straight ? ROOK : BISHOP;
-    let lo = bb[(ourPieces | kind) * 2] | bb[(ourPieces | QUEEN) * 2];
-    let hi = bb[(ourPieces | kind) * 2 + 1] | bb[(ourPieces | QUEEN) * 2 + 1];
+    let lo = pos.lo(ourPieces | kind) | pos.lo(ourPieces | QUEEN);
+    let hi = pos.hi(ourPieces | kind) | pos.hi(ourPieces | QUEEN);
     while ((lo | hi) !== 0) {
-      let from: number;
-      if (lo !== 0) {
-        from = lsb32(lo);
-        lo &= lo - 1;
-      } else {
-        from = 32 + lsb32(hi);
-        hi &= hi - 1;
-      }
+      const from = lowestSquare(lo, hi);
+      if (from < 32) lo &= lo - 1;
+      else hi &= hi - 1;
       const a = straight ? rookIndex(from, occLo, occHi) : bishopIndex(from, occLo, occHi);
       let tLo = SLIDER_ATTACKS[a] & pieceTargetLo;
       let tHi = SLIDER_ATTACKS[a + 1] & pieceTargetHi;
@@ -207,19 +193,14 @@ export function generateMoves(pos: Position, out: Int32Array, start: number, noi
   // --- Pawns ----------------------------------------------------------------
   {
     const pawnCode = ourPieces | PAWN;
-    let lo = bb[pawnCode * 2];
-    let hi = bb[pawnCode * 2 + 1];
+    let lo = pos.lo(pawnCode);
+    let hi = pos.hi(pawnCode);
     const lastRankFrom = us === WHITE ? 6 : 1; // rank a pawn promotes from
     const startRank = us === WHITE ? 1 : 6;
     while ((lo | hi) !== 0) {
-      let from: number;
-      if (lo !== 0) {
-        from = lsb32(lo);
-        lo &= lo - 1;
-      } else {
-        from = 32 + lsb32(hi);
-        hi &= hi - 1;
-      }
+      const from = lowestSquare(lo, hi);
+      if (from < 32) lo &= lo - 1;
+      else hi &= hi - 1;
       let allowLo = targetLo;
       let allowHi = targetHi;
       if ((((from < 32 ? pinLo : pinHi) >>> from) & 1) !== 0) {
@@ -348,8 +329,8 @@ export function isPseudoLegal(pos: Position, move: number): boolean {
   if (type === KNIGHT) attacks = KNIGHT_ATTACKS[from * 2 + half];
   else if (type === KING) attacks = KING_ATTACKS[from * 2 + half];
   else {
-    const occLo = pos.bb[0] | pos.bb[16];
-    const occHi = pos.bb[1] | pos.bb[17];
+    const occLo = pos.occLo();
+    const occHi = pos.occHi();
     attacks = 0;
     if (type !== ROOK) attacks |= SLIDER_ATTACKS[bishopIndex(from, occLo, occHi) + half];
     if (type !== BISHOP) attacks |= SLIDER_ATTACKS[rookIndex(from, occLo, occHi) + half];

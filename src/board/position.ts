@@ -12,7 +12,7 @@ import {
   SLIDER_ATTACKS,
   bishopIndex,
   hasSquare,
-  lsb32,
+  lowestSquare,
   parseSquare,
   rookIndex,
   squareName,
@@ -43,10 +43,10 @@ import { PHASE_WEIGHT, PSQ_EG, PSQ_MG } from './piece-square.js';
 export const START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
 /** Castling rights: one bit per (colour, side). */
-export const WHITE_OO = 1;
-export const WHITE_OOO = 2;
-export const BLACK_OO = 4;
-export const BLACK_OOO = 8;
+const WHITE_OO = 1;
+const WHITE_OOO = 2;
+const BLACK_OO = 4;
+const BLACK_OOO = 8;
 
 /** Longest game (in plies) the undo stack can hold, game history included. */
 const STACK_SIZE = 8192;
@@ -203,22 +203,21 @@ export class Position {
 
   /** True when square sq is attacked by a piece of colour `by`, with occupancy (occLo, occHi). */
   isAttackedWith(sq: number, by: number, occLo: number, occHi: number): boolean {
-    const bb = this.bb;
     const p = by << 3;
     const s2 = sq * 2;
     // A pawn of `by` attacks sq when a pawn of the other colour on sq would attack it back.
     const pw = (((by ^ 1) * 64 + sq) * 2) | 0;
-    if ((PAWN_ATTACKS[pw] & bb[(p | PAWN) * 2]) | (PAWN_ATTACKS[pw + 1] & bb[(p | PAWN) * 2 + 1])) return true;
-    if ((KNIGHT_ATTACKS[s2] & bb[(p | KNIGHT) * 2]) | (KNIGHT_ATTACKS[s2 + 1] & bb[(p | KNIGHT) * 2 + 1])) return true;
-    if ((KING_ATTACKS[s2] & bb[(p | KING) * 2]) | (KING_ATTACKS[s2 + 1] & bb[(p | KING) * 2 + 1])) return true;
-    const rqLo = bb[(p | ROOK) * 2] | bb[(p | QUEEN) * 2];
-    const rqHi = bb[(p | ROOK) * 2 + 1] | bb[(p | QUEEN) * 2 + 1];
+    if ((PAWN_ATTACKS[pw] & this.lo(p | PAWN)) | (PAWN_ATTACKS[pw + 1] & this.hi(p | PAWN))) return true;
+    if ((KNIGHT_ATTACKS[s2] & this.lo(p | KNIGHT)) | (KNIGHT_ATTACKS[s2 + 1] & this.hi(p | KNIGHT))) return true;
+    if ((KING_ATTACKS[s2] & this.lo(p | KING)) | (KING_ATTACKS[s2 + 1] & this.hi(p | KING))) return true;
+    const rqLo = this.lo(p | ROOK) | this.lo(p | QUEEN);
+    const rqHi = this.hi(p | ROOK) | this.hi(p | QUEEN);
     if ((ROOK_RAYS[s2] & rqLo) | (ROOK_RAYS[s2 + 1] & rqHi)) {
       const r = rookIndex(sq, occLo, occHi);
       if ((SLIDER_ATTACKS[r] & rqLo) | (SLIDER_ATTACKS[r + 1] & rqHi)) return true;
     }
-    const bqLo = bb[(p | BISHOP) * 2] | bb[(p | QUEEN) * 2];
-    const bqHi = bb[(p | BISHOP) * 2 + 1] | bb[(p | QUEEN) * 2 + 1];
+    const bqLo = this.lo(p | BISHOP) | this.lo(p | QUEEN);
+    const bqHi = this.hi(p | BISHOP) | this.hi(p | QUEEN);
     if ((BISHOP_RAYS[s2] & bqLo) | (BISHOP_RAYS[s2 + 1] & bqHi)) {
       const b = bishopIndex(sq, occLo, occHi);
       if ((SLIDER_ATTACKS[b] & bqLo) | (SLIDER_ATTACKS[b + 1] & bqHi)) return true;
@@ -227,7 +226,7 @@ export class Position {
   }
 
   isAttacked(sq: number, by: number): boolean {
-    return this.isAttackedWith(sq, by, this.bb[0] | this.bb[16], this.bb[1] | this.bb[17]);
+    return this.isAttackedWith(sq, by, this.occLo(), this.occHi());
   }
 
   /** True when the side to move is in check (computed once per position reached). */
@@ -254,14 +253,13 @@ export class Position {
       this.unmakeMove();
       return check;
     }
-    const bb = this.bb;
     const us = this.side;
     const from = moveFrom(move);
     const to = moveTo(move);
     const king = this.kingSq[us ^ 1];
     // Occupancy after the move: `from` empties, `to` is taken whether or not it held a piece.
-    let occLo = bb[0] | bb[16];
-    let occHi = bb[1] | bb[17];
+    let occLo = this.occLo();
+    let occHi = this.occHi();
     if (from < 32) occLo &= ~(1 << from);
     else occHi &= ~(1 << (from - 32));
     if (to < 32) occLo |= 1 << to;
@@ -364,7 +362,7 @@ export class Position {
         const them = us ^ 1;
         const pa = ((us * 64 + epSq) * 2) | 0;
         const pawns = (them << 3) | PAWN;
-        if ((PAWN_ATTACKS[pa] & this.bb[pawns * 2]) | (PAWN_ATTACKS[pa + 1] & this.bb[pawns * 2 + 1])) {
+        if ((PAWN_ATTACKS[pa] & this.lo(pawns)) | (PAWN_ATTACKS[pa + 1] & this.hi(pawns))) {
           this.ep = epSq;
           this.keyLo ^= ZOBRIST_EP_FILE[(epSq & 7) * 2];
           this.keyHi ^= ZOBRIST_EP_FILE[(epSq & 7) * 2 + 1];
@@ -517,7 +515,7 @@ export class Position {
       // Keep the square only if a pawn of the side to move can take there.
       const pa = (((this.side ^ 1) * 64 + parsed.ep) * 2) | 0;
       const pawns = (this.side << 3) | PAWN;
-      if ((PAWN_ATTACKS[pa] & this.bb[pawns * 2]) | (PAWN_ATTACKS[pa + 1] & this.bb[pawns * 2 + 1])) {
+      if ((PAWN_ATTACKS[pa] & this.lo(pawns)) | (PAWN_ATTACKS[pa + 1] & this.hi(pawns))) {
         this.ep = parsed.ep;
         this.keyLo ^= ZOBRIST_EP_FILE[(parsed.ep & 7) * 2];
         this.keyHi ^= ZOBRIST_EP_FILE[(parsed.ep & 7) * 2 + 1];
@@ -624,6 +622,16 @@ export class Position {
     return this.bb[piece * 2 + 1];
   }
 
+  /** Occupied squares, low half (squares 0..31). */
+  occLo(): number {
+    return this.bb[0] | this.bb[16];
+  }
+
+  /** Occupied squares, high half (squares 32..63). */
+  occHi(): number {
+    return this.bb[1] | this.bb[17];
+  }
+
   /** Key of the current position as a 16-digit hex string (Polyglot key). */
   keyHex(): string {
     return (this.keyHi >>> 0).toString(16).padStart(8, '0') + (this.keyLo >>> 0).toString(16).padStart(8, '0');
@@ -661,9 +669,8 @@ export class Position {
   /** The square of some piece of the given code, or -1. */
   firstSquare(piece: number): number {
     const lo = this.bb[piece * 2];
-    if (lo !== 0) return lsb32(lo);
     const hi = this.bb[piece * 2 + 1];
-    return hi !== 0 ? 32 + lsb32(hi) : -1;
+    return (lo | hi) !== 0 ? lowestSquare(lo, hi) : -1;
   }
 
   /** Squares between a and b, as used by the move generator (exported for tests). */
@@ -683,7 +690,7 @@ interface ParsedFen {
 }
 
 /** Parses and validates FEN; throws FenError with a one-line reason. */
-export function parseFen(fen: string): ParsedFen {
+function parseFen(fen: string): ParsedFen {
   const fields = fen.trim().split(/\s+/);
   if (fields.length < 4 || fields.length > 6 || fields[0] === '') {
     throw new FenError(`expected 4 to 6 fields (placement, side, castling, en passant, counters), got ${fields[0] === '' ? 0 : fields.length}`);

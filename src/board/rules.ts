@@ -4,9 +4,9 @@
 import { popcount64 } from './bitboard.js';
 import { generateMoves } from './movegen.js';
 import type { Position } from './position.js';
-import { BISHOP, BLACK, KNIGHT, MAX_MOVES, PAWN, QUEEN, ROOK, WHITE } from './types.js';
+import { BISHOP, KNIGHT, MAX_MOVES, PAWN, QUEEN, ROOK, WHITE } from './types.js';
 
-export type GameResult = '1-0' | '0-1' | '1/2-1/2';
+type GameResult = '1-0' | '0-1' | '1/2-1/2';
 
 export interface Outcome {
   result: GameResult;
@@ -29,25 +29,20 @@ export function repetitions(pos: Position): number {
   return count;
 }
 
-/**
- * Neither side can ever mate: kings alone, a single minor piece, or only
- * bishops that all stand on squares of one colour.
- */
+/** No pawns, rooks or queens, and at most one minor piece on the board: nobody can mate. */
+export function cannotMate(pos: Position): boolean {
+  const c = pos.pieceCount;
+  if (c[PAWN] + c[8 | PAWN] + c[ROOK] + c[8 | ROOK] + c[QUEEN] + c[8 | QUEEN] !== 0) return false;
+  return c[KNIGHT] + c[8 | KNIGHT] + c[BISHOP] + c[8 | BISHOP] <= 1;
+}
+
+/** Neither side can ever mate: cannotMate, or only bishops besides the kings, all on squares of one colour. */
 export function insufficientMaterial(pos: Position): boolean {
-  const bb = pos.bb;
-  for (const color of [WHITE, BLACK]) {
-    for (const type of [PAWN, ROOK, QUEEN]) {
-      const p = ((color << 3) | type) * 2;
-      if ((bb[p] | bb[p + 1]) !== 0) return false;
-    }
-  }
-  const knights = popcount64(bb[KNIGHT * 2], bb[KNIGHT * 2 + 1]) + popcount64(bb[(8 | KNIGHT) * 2], bb[(8 | KNIGHT) * 2 + 1]);
-  const bLo = bb[BISHOP * 2] | bb[(8 | BISHOP) * 2];
-  const bHi = bb[BISHOP * 2 + 1] | bb[(8 | BISHOP) * 2 + 1];
-  const bishops = popcount64(bLo, bHi);
-  if (knights + bishops <= 1) return true;
-  if (knights > 0) return false;
-  const light = popcount64(bLo & LIGHT_LO, bHi & LIGHT_HI);
+  if (cannotMate(pos)) return true;
+  const c = pos.pieceCount;
+  if (c[KNIGHT] + c[8 | KNIGHT] + c[PAWN] + c[8 | PAWN] + c[ROOK] + c[8 | ROOK] + c[QUEEN] + c[8 | QUEEN] !== 0) return false;
+  const bishops = c[BISHOP] + c[8 | BISHOP];
+  const light = popcount64((pos.lo(BISHOP) | pos.lo(8 | BISHOP)) & LIGHT_LO, (pos.hi(BISHOP) | pos.hi(8 | BISHOP)) & LIGHT_HI);
   return light === 0 || light === bishops;
 }
 

@@ -32,7 +32,6 @@ export function seeGE(pos: Position, move: number, threshold: number): boolean {
   if (kind === CASTLE) return threshold <= 0;
   const from = moveFrom(move);
   const to = moveTo(move);
-  const bb = pos.bb;
   const board = pos.board;
 
   let swap = SEE_VALUE[kind === EN_PASSANT ? PAWN : board[to] & 7] - threshold;
@@ -46,8 +45,8 @@ export function seeGE(pos: Position, move: number, threshold: number): boolean {
   swap = SEE_VALUE[nextVictim] - swap;
   if (swap <= 0) return true;
 
-  let occLo = bb[0] | bb[16];
-  let occHi = bb[1] | bb[17];
+  let occLo = pos.occLo();
+  let occHi = pos.occHi();
   // Take the moving piece (and an en-passant victim) off; the target square stays "occupied".
   if (from < 32) occLo &= ~(1 << from);
   else occHi &= ~(1 << (from - 32));
@@ -57,27 +56,27 @@ export function seeGE(pos: Position, move: number, threshold: number): boolean {
     else occHi &= ~(1 << (cap - 32));
   }
 
-  const diagLo = bb[BISHOP * 2] | bb[QUEEN * 2] | bb[(8 | BISHOP) * 2] | bb[(8 | QUEEN) * 2];
-  const diagHi = bb[BISHOP * 2 + 1] | bb[QUEEN * 2 + 1] | bb[(8 | BISHOP) * 2 + 1] | bb[(8 | QUEEN) * 2 + 1];
-  const straightLo = bb[ROOK * 2] | bb[QUEEN * 2] | bb[(8 | ROOK) * 2] | bb[(8 | QUEEN) * 2];
-  const straightHi = bb[ROOK * 2 + 1] | bb[QUEEN * 2 + 1] | bb[(8 | ROOK) * 2 + 1] | bb[(8 | QUEEN) * 2 + 1];
+  const diagLo = pos.lo(BISHOP) | pos.lo(QUEEN) | pos.lo(8 | BISHOP) | pos.lo(8 | QUEEN);
+  const diagHi = pos.hi(BISHOP) | pos.hi(QUEEN) | pos.hi(8 | BISHOP) | pos.hi(8 | QUEEN);
+  const straightLo = pos.lo(ROOK) | pos.lo(QUEEN) | pos.lo(8 | ROOK) | pos.lo(8 | QUEEN);
+  const straightHi = pos.hi(ROOK) | pos.hi(QUEEN) | pos.hi(8 | ROOK) | pos.hi(8 | QUEEN);
   const t2 = to * 2;
   const bi = bishopIndex(to, occLo, occHi);
   const ri = rookIndex(to, occLo, occHi);
   const wp = (BLACK * 64 + to) * 2; // squares from which a white pawn attacks `to`
   const bp = (WHITE * 64 + to) * 2;
   let attLo =
-    (PAWN_ATTACKS[wp] & bb[PAWN * 2]) |
-    (PAWN_ATTACKS[bp] & bb[(8 | PAWN) * 2]) |
-    (KNIGHT_ATTACKS[t2] & (bb[KNIGHT * 2] | bb[(8 | KNIGHT) * 2])) |
-    (KING_ATTACKS[t2] & (bb[KING * 2] | bb[(8 | KING) * 2])) |
+    (PAWN_ATTACKS[wp] & pos.lo(PAWN)) |
+    (PAWN_ATTACKS[bp] & pos.lo(8 | PAWN)) |
+    (KNIGHT_ATTACKS[t2] & (pos.lo(KNIGHT) | pos.lo(8 | KNIGHT))) |
+    (KING_ATTACKS[t2] & (pos.lo(KING) | pos.lo(8 | KING))) |
     (SLIDER_ATTACKS[bi] & diagLo) |
     (SLIDER_ATTACKS[ri] & straightLo);
   let attHi =
-    (PAWN_ATTACKS[wp + 1] & bb[PAWN * 2 + 1]) |
-    (PAWN_ATTACKS[bp + 1] & bb[(8 | PAWN) * 2 + 1]) |
-    (KNIGHT_ATTACKS[t2 + 1] & (bb[KNIGHT * 2 + 1] | bb[(8 | KNIGHT) * 2 + 1])) |
-    (KING_ATTACKS[t2 + 1] & (bb[KING * 2 + 1] | bb[(8 | KING) * 2 + 1])) |
+    (PAWN_ATTACKS[wp + 1] & pos.hi(PAWN)) |
+    (PAWN_ATTACKS[bp + 1] & pos.hi(8 | PAWN)) |
+    (KNIGHT_ATTACKS[t2 + 1] & (pos.hi(KNIGHT) | pos.hi(8 | KNIGHT))) |
+    (KING_ATTACKS[t2 + 1] & (pos.hi(KING) | pos.hi(8 | KING))) |
     (SLIDER_ATTACKS[bi + 1] & diagHi) |
     (SLIDER_ATTACKS[ri + 1] & straightHi);
 
@@ -88,8 +87,8 @@ export function seeGE(pos: Position, move: number, threshold: number): boolean {
     attLo &= occLo;
     attHi &= occHi;
     const own = stm << 3;
-    const mineLo = attLo & bb[own * 2];
-    const mineHi = attHi & bb[own * 2 + 1];
+    const mineLo = attLo & pos.lo(own);
+    const mineHi = attHi & pos.hi(own);
     if ((mineLo | mineHi) === 0) break;
     result ^= 1;
 
@@ -98,14 +97,14 @@ export function seeGE(pos: Position, move: number, threshold: number): boolean {
     let pLo = 0;
     let pHi = 0;
     for (; type <= KING; type++) {
-      pLo = mineLo & bb[(own | type) * 2];
-      pHi = mineHi & bb[(own | type) * 2 + 1];
+      pLo = mineLo & pos.lo(own | type);
+      pHi = mineHi & pos.hi(own | type);
       if ((pLo | pHi) !== 0) break;
     }
     if (type === KING) {
       // The king may only take last: if the other side still attacks, the capture fails.
-      const otherLo = attLo & ~bb[own * 2];
-      const otherHi = attHi & ~bb[own * 2 + 1];
+      const otherLo = attLo & ~pos.lo(own);
+      const otherHi = attHi & ~pos.hi(own);
       return (otherLo | otherHi) !== 0 ? result === 0 : result === 1;
     }
     swap = SEE_VALUE[type] - swap;

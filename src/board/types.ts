@@ -3,7 +3,6 @@
 export const WHITE = 0;
 export const BLACK = 1;
 
-export const NO_PIECE_TYPE = 0;
 export const PAWN = 1;
 export const KNIGHT = 2;
 export const BISHOP = 3;
@@ -12,18 +11,8 @@ export const QUEEN = 5;
 export const KING = 6;
 
 /** A piece is colour * 8 + type: white 1..6, black 9..14; 0 is an empty square. */
-export const EMPTY = 0;
-
 export function makePiece(color: number, type: number): number {
   return (color << 3) | type;
-}
-
-export function pieceType(piece: number): number {
-  return piece & 7;
-}
-
-export function pieceColor(piece: number): number {
-  return piece >> 3;
 }
 
 const PIECE_CHARS = ' PNBRQK  pnbrqk';

@@ -30,7 +30,8 @@ import { MoveError } from '../board/notation.js';
 import { FenError, Position, START_FEN } from '../board/position.js';
 import { parseSan } from '../board/san.js';
 import { BLACK, WHITE } from '../board/types.js';
-import { type PgnGame, parsePgn, readPgnFile } from '../tune/pgn.js';
+import { type PgnGame, parsePgn } from '../board/pgn.js';
+import { readPgnFile } from '../platform/pgn-file.js';
 import { RECORD_SIZE, encodeMove } from './polyglot.js';
 
 export interface BuildOptions {
@@ -77,7 +78,7 @@ export interface BuildStats {
 }
 
 /** Where a game came from, for messages. */
-export interface GameSource {
+interface GameSource {
   file: string;
   /** 1-based number of the game in its file. */
   game: number;

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export const SHIPPED_BOOK_NAME = 'kestrel.bin';
+const SHIPPED_BOOK_NAME = 'kestrel.bin';
 
 /** Absolute path of the shipped book (the bundle's location when neither candidate exists). */
 export function shippedBookPath(): string {

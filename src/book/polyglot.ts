@@ -57,11 +57,6 @@ export function decodeMoveIn(pos: Position, raw: number): number {
   return decodeMove(raw, scratch, generateMoves(pos, scratch, 0, false));
 }
 
-/** The key of pos as an unsigned 64-bit value split in two unsigned 32-bit halves. */
-export function keyHalves(pos: Position): [hi: number, lo: number] {
-  return [pos.keyHi >>> 0, pos.keyLo >>> 0];
-}
-
 /** Sign of (aHi:aLo) - (bHi:bLo) for unsigned 32-bit halves. */
 export function compareKeys(aHi: number, aLo: number, bHi: number, bLo: number): number {
   if (aHi !== bHi) return aHi < bHi ? -1 : 1;

@@ -1,12 +1,12 @@
 // Subcommands around the engine: `bench` (the search signature) and the
-// evaluation tuning tools `tune` and `datagen`.
+// evaluation tuning tools `tune` and `texel-data`.
 
 import type { Command } from 'commander';
 import { DEFAULT_BENCH_DEPTH, runBench, runThreadBench } from '../search/bench.js';
 import { MAX_THREADS } from '../search/threads.js';
 import { startSearchWorker } from '../uci/search-worker.js';
 import { ThreadPool } from '../uci/thread-pool.js';
-import { datagenMain, tuneMain } from '../tune/main.js';
+import { texelDataMain, tuneMain } from '../tune/main.js';
 
 export function registerEngineCommands(program: Command): void {
   program
@@ -61,5 +61,5 @@ export function registerEngineCommands(program: Command): void {
       });
   };
   passThrough('tune', 'Texel-tune the evaluation: tune --data <file> [--out <weights.ts>] (tune --help lists the options)', tuneMain);
-  passThrough('datagen', 'turn PGN games into labelled positions: datagen --pgn <file> [--pgn ...] [--out <file>] [--skip-moves n]', datagenMain);
+  passThrough('texel-data', 'turn PGN games into labelled positions: texel-data --pgn <file> [--pgn ...] [--out <file>] [--skip-moves n]', texelDataMain);
 }

@@ -8,7 +8,7 @@ import { engineVersion } from '../uci/version.js';
 import { isSearchWorker, runSearchWorker } from '../uci/search-worker.js';
 import { isSelfPlayWorker, runSelfPlayWorker } from '../train/selfplay-run.js';
 import { registerTrainCommands } from './train-commands.js';
-import { registerBookCommands } from '../book/cli.js';
+import { registerBookCommands } from './book-commands.js';
 import { registerEngineCommands } from './engine-commands.js';
 import { registerPerftCommands } from './perft-commands.js';
 import { tuneV8 } from './v8-flags.js';

@@ -14,7 +14,7 @@ export interface SuiteEntry {
   counts: Array<{ depth: number; nodes: number }>;
 }
 
-export interface SuiteMismatch {
+interface SuiteMismatch {
   entry: SuiteEntry;
   depth: number;
   expected: number;

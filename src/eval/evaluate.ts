@@ -21,12 +21,14 @@ import {
   PAWN_ATTACKS,
   SLIDER_ATTACKS,
   bishopIndex,
+  lowestSquare,
   popcount64,
   rookIndex,
 } from '../board/bitboard.js';
 import type { Position } from '../board/position.js';
+import { cannotMate } from '../board/rules.js';
 import { BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE } from '../board/types.js';
-import { SCALE_NORMAL, endgameScale, insufficientMaterial } from './endgame.js';
+import { SCALE_NORMAL, endgameScale } from './endgame.js';
 import {
   PAWN_CACHE,
   PC_KING,
@@ -144,39 +146,34 @@ function pieceSquares(board: Uint8Array): number {
 }
 
 /** Knights, bishops, rooks, queens of colour c: mobility, king attacks, rook files, bishop pair, pawn threats (c's score, packed). */
-function evalPieces(bb: Int32Array, kingSq: Int32Array, c: number, occLo: number, occHi: number): number {
+function evalPieces(pos: Position, kingSq: Int32Array, c: number, occLo: number, occHi: number): number {
   colour(c);
   let s = 0;
   const them = c ^ 1;
   const own = c << 3;
   const enemy = them << 3;
   // Mobility counts safe squares: not our own pieces, not attacked by an enemy pawn.
-  const safeLo = ~(bb[own * 2] | PAWN_ATT[them * 2]);
-  const safeHi = ~(bb[own * 2 + 1] | PAWN_ATT[them * 2 + 1]);
+  const safeLo = ~(pos.lo(own) | PAWN_ATT[them * 2]);
+  const safeHi = ~(pos.hi(own) | PAWN_ATT[them * 2 + 1]);
   const zi = (them * 64 + kingSq[them]) * 2;
   const zoneLo = KING_ZONE[zi];
   const zoneHi = KING_ZONE[zi + 1];
-  const ownPawnsLo = bb[(own | PAWN) * 2];
-  const ownPawnsHi = bb[(own | PAWN) * 2 + 1];
-  const allPawnsLo = ownPawnsLo | bb[(enemy | PAWN) * 2];
-  const allPawnsHi = ownPawnsHi | bb[(enemy | PAWN) * 2 + 1];
+  const ownPawnsLo = pos.lo(own | PAWN);
+  const ownPawnsHi = pos.hi(own | PAWN);
+  const allPawnsLo = ownPawnsLo | pos.lo(enemy | PAWN);
+  const allPawnsHi = ownPawnsHi | pos.hi(enemy | PAWN);
   let attLo = PAWN_ATT[c * 2] | KING_ATTACKS[kingSq[c] * 2];
   let attHi = PAWN_ATT[c * 2 + 1] | KING_ATTACKS[kingSq[c] * 2 + 1];
   let attackers = 0;
 
   for (let type = KNIGHT; type <= QUEEN; type++) {
-    let lo = bb[(own | type) * 2];
-    let hi = bb[(own | type) * 2 + 1];
+    let lo = pos.lo(own | type);
+    let hi = pos.hi(own | type);
     const mob = MOB_OFFSET[type];
     while ((lo | hi) !== 0) {
-      let sq: number;
-      if (lo !== 0) {
-        sq = 31 - Math.clz32(lo & -lo);
-        lo &= lo - 1;
-      } else {
-        sq = 63 - Math.clz32(hi & -hi);
-        hi &= hi - 1;
-      }
+      const sq = lowestSquare(lo, hi);
+      if (sq < 32) lo &= lo - 1;
+      else hi &= hi - 1;
       let aLo: number;
       let aHi: number;
       if (type === KNIGHT) {
@@ -198,8 +195,8 @@ function evalPieces(bb: Int32Array, kingSq: Int32Array, c: number, occLo: number
         if ((c === WHITE ? sq >> 3 : 7 - (sq >> 3)) === 6) {
           const rank7 = c === WHITE ? 0xff0000 : 0xff00;
           const rank8 = c === WHITE ? 7 : 0;
-          const ep = (enemy | PAWN) * 2;
-          if (kingSq[them] >> 3 === rank8 || ((c === WHITE ? bb[ep + 1] : bb[ep]) & rank7) !== 0) s += term(ROOK_SEVENTH, 1);
+          const ep = enemy | PAWN;
+          if (kingSq[them] >> 3 === rank8 || ((c === WHITE ? pos.hi(ep) : pos.lo(ep)) & rank7) !== 0) s += term(ROOK_SEVENTH, 1);
         }
       } else {
         const r = rookIndex(sq, occLo, occHi);
@@ -222,11 +219,10 @@ function evalPieces(bb: Int32Array, kingSq: Int32Array, c: number, occLo: number
   ZONE_ATTACKERS[c] = attackers;
 
   // Two bishops cover both square colours.
-  const bi = (own | BISHOP) * 2;
-  if (popcount64(bb[bi], bb[bi + 1]) >= 2) s += term(BISHOP_PAIR, 1);
+  if (pos.count(own | BISHOP) >= 2) s += term(BISHOP_PAIR, 1);
   // Enemy pieces attacked by our pawns must move or be lost.
-  const targetLo = bb[enemy * 2] & ~bb[(enemy | PAWN) * 2] & ~bb[(enemy | KING) * 2];
-  const targetHi = bb[enemy * 2 + 1] & ~bb[(enemy | PAWN) * 2 + 1] & ~bb[(enemy | KING) * 2 + 1];
+  const targetLo = pos.lo(enemy) & ~pos.lo(enemy | PAWN) & ~pos.lo(enemy | KING);
+  const targetHi = pos.hi(enemy) & ~pos.hi(enemy | PAWN) & ~pos.hi(enemy | KING);
   const threats = popcount64(targetLo & PAWN_ATT[c * 2], targetHi & PAWN_ATT[c * 2 + 1]);
   if (threats !== 0) s += term(PAWN_THREAT, threats);
   return s;
@@ -236,28 +232,23 @@ function evalPieces(bb: Int32Array, kingSq: Int32Array, c: number, occLo: number
  * Pawn-only terms of colour c: isolated, backward, doubled, connected and the
  * passed pawns' base bonus (c's score, packed). Records c's passed pawns in PASSERS.
  */
-function pawnStructure(bb: Int32Array, c: number): number {
+function pawnStructure(pos: Position, c: number): number {
   colour(c);
   let s = 0;
   const them = c ^ 1;
-  const ownLo = bb[((c << 3) | PAWN) * 2];
-  const ownHi = bb[((c << 3) | PAWN) * 2 + 1];
-  const enemyLo = bb[((them << 3) | PAWN) * 2];
-  const enemyHi = bb[((them << 3) | PAWN) * 2 + 1];
+  const ownLo = pos.lo((c << 3) | PAWN);
+  const ownHi = pos.hi((c << 3) | PAWN);
+  const enemyLo = pos.lo((them << 3) | PAWN);
+  const enemyHi = pos.hi((them << 3) | PAWN);
   const up = c === WHITE ? 8 : -8;
   let passedLo = 0;
   let passedHi = 0;
   let lo = ownLo;
   let hi = ownHi;
   while ((lo | hi) !== 0) {
-    let sq: number;
-    if (lo !== 0) {
-      sq = 31 - Math.clz32(lo & -lo);
-      lo &= lo - 1;
-    } else {
-      sq = 63 - Math.clz32(hi & -hi);
-      hi &= hi - 1;
-    }
+    const sq = lowestSquare(lo, hi);
+    if (sq < 32) lo &= lo - 1;
+    else hi &= hi - 1;
     const f = (sq & 7) * 2;
     const rank = c === WHITE ? sq >> 3 : 7 - (sq >> 3);
     const i = (c * 64 + sq) * 2;
@@ -297,14 +288,14 @@ function pawnStructure(bb: Int32Array, c: number): number {
  * Black, from the pawn cache when it holds this structure (and king square);
  * never while tracing.
  */
-function pawnTerms(bb: Int32Array, kingSq: Int32Array): number {
-  const wLo = bb[PAWN * 2];
-  const wHi = bb[PAWN * 2 + 1];
-  const bLo = bb[(8 | PAWN) * 2];
-  const bHi = bb[(8 | PAWN) * 2 + 1];
+function pawnTerms(pos: Position, kingSq: Int32Array): number {
+  const wLo = pos.lo(PAWN);
+  const wHi = pos.hi(PAWN);
+  const bLo = pos.lo(8 | PAWN);
+  const bHi = pos.hi(8 | PAWN);
   if (tracing) {
     return (
-      pawnStructure(bb, WHITE) - pawnStructure(bb, BLACK) + kingShelter(bb, kingSq[WHITE], WHITE) - kingShelter(bb, kingSq[BLACK], BLACK)
+      pawnStructure(pos, WHITE) - pawnStructure(pos, BLACK) + kingShelter(pos, kingSq[WHITE], WHITE) - kingShelter(pos, kingSq[BLACK], BLACK)
     );
   }
   let sum: number;
@@ -319,7 +310,7 @@ function pawnTerms(bb: Int32Array, kingSq: Int32Array): number {
     PASSERS[2] = pLo & bLo;
     PASSERS[3] = pHi & bHi;
   } else {
-    sum = pawnStructure(bb, WHITE) - pawnStructure(bb, BLACK);
+    sum = pawnStructure(pos, WHITE) - pawnStructure(pos, BLACK);
     PAWN_CACHE[slot] = wLo;
     PAWN_CACHE[slot + 1] = wHi;
     PAWN_CACHE[slot + 2] = bLo;
@@ -335,7 +326,7 @@ function pawnTerms(bb: Int32Array, kingSq: Int32Array): number {
     const ksq = kingSq[c];
     const s = slot + PC_SHELTER + c;
     if (PAWN_CACHE[slot + PC_KING + c] !== ksq) {
-      const shelter = kingShelter(bb, ksq, c);
+      const shelter = kingShelter(pos, ksq, c);
       PAWN_CACHE[slot + PC_KING + c] = ksq;
       PAWN_CACHE[s] = c === WHITE ? shelter : 0 - shelter;
     }
@@ -355,14 +346,9 @@ function passedPawns(kingSq: Int32Array, c: number, occLo: number, occHi: number
   let lo = PASSERS[c * 2];
   let hi = PASSERS[c * 2 + 1];
   while ((lo | hi) !== 0) {
-    let sq: number;
-    if (lo !== 0) {
-      sq = 31 - Math.clz32(lo & -lo);
-      lo &= lo - 1;
-    } else {
-      sq = 63 - Math.clz32(hi & -hi);
-      hi &= hi - 1;
-    }
+    const sq = lowestSquare(lo, hi);
+    if (sq < 32) lo &= lo - 1;
+    else hi &= hi - 1;
     const rank = c === WHITE ? sq >> 3 : 7 - (sq >> 3);
     const i = (c * 64 + sq) * 2;
     const stop = sq + up;
@@ -379,14 +365,14 @@ function passedPawns(kingSq: Int32Array, c: number, occLo: number, occHi: number
 function nearestAhead(lo: number, hi: number, c: number, kingRank: number): number {
   if ((lo | hi) === 0) return 0;
   let sq: number;
-  if (c === WHITE) sq = lo !== 0 ? 31 - Math.clz32(lo & -lo) : 63 - Math.clz32(hi & -hi);
+  if (c === WHITE) sq = lowestSquare(lo, hi);
   else sq = hi !== 0 ? 63 - Math.clz32(hi) : 31 - Math.clz32(lo);
   const d = c === WHITE ? (sq >> 3) - kingRank : kingRank - (sq >> 3);
   return d < 7 ? d : 7;
 }
 
 /** Pawn shelter of colour c's king on ksq: own pawns in front on its three files, and enemy pawns storming them (c's score, packed). */
-function kingShelter(bb: Int32Array, ksq: number, c: number): number {
+function kingShelter(pos: Position, ksq: number, c: number): number {
   colour(c);
   let s = 0;
   const kingRank = ksq >> 3;
@@ -396,10 +382,10 @@ function kingShelter(bb: Int32Array, ksq: number, c: number): number {
   const ai = (c * 8 + kingRank) * 2;
   const aheadLo = AHEAD_RANKS[ai];
   const aheadHi = AHEAD_RANKS[ai + 1];
-  const ownLo = bb[((c << 3) | PAWN) * 2] & aheadLo;
-  const ownHi = bb[((c << 3) | PAWN) * 2 + 1] & aheadHi;
-  const enemyLo = bb[(((c ^ 1) << 3) | PAWN) * 2] & aheadLo;
-  const enemyHi = bb[(((c ^ 1) << 3) | PAWN) * 2 + 1] & aheadHi;
+  const ownLo = pos.lo((c << 3) | PAWN) & aheadLo;
+  const ownHi = pos.hi((c << 3) | PAWN) & aheadHi;
+  const enemyLo = pos.lo(((c ^ 1) << 3) | PAWN) & aheadLo;
+  const enemyHi = pos.hi(((c ^ 1) << 3) | PAWN) & aheadHi;
   for (let f = kf - 1; f <= kf + 1; f++) {
     const mLo = FILE_MASK[f * 2];
     const mHi = FILE_MASK[f * 2 + 1];
@@ -421,7 +407,6 @@ function kingAttackers(c: number): number {
 
 /** The whole evaluation from White's point of view (mg/eg left in the module state). */
 function evalWhite(pos: Position): number {
-  const bb = pos.bb;
   const kingSq = pos.kingSq;
   const phase = pos.phase < MAX_PHASE ? pos.phase : MAX_PHASE;
   let sum = 0;
@@ -429,20 +414,20 @@ function evalWhite(pos: Position): number {
     TRACE.fill(0);
     sum = pieceSquares(pos.board);
   }
-  const occLo = bb[0] | bb[16];
-  const occHi = bb[1] | bb[17];
+  const occLo = pos.occLo();
+  const occHi = pos.occHi();
 
   // Pawn attacks by shifting every pawn diagonally forward at once.
-  const wpLo = bb[PAWN * 2];
-  const wpHi = bb[PAWN * 2 + 1];
+  const wpLo = pos.lo(PAWN);
+  const wpHi = pos.hi(PAWN);
   const wlLo = wpLo & ~FILE_A; // can capture towards the a-file
   const wlHi = wpHi & ~FILE_A;
   const wrLo = wpLo & ~FILE_H;
   const wrHi = wpHi & ~FILE_H;
   PAWN_ATT[0] = (wlLo << 7) | (wrLo << 9);
   PAWN_ATT[1] = (wlHi << 7) | (wlLo >>> 25) | (wrHi << 9) | (wrLo >>> 23);
-  const bpLo = bb[(8 | PAWN) * 2];
-  const bpHi = bb[(8 | PAWN) * 2 + 1];
+  const bpLo = pos.lo(8 | PAWN);
+  const bpHi = pos.hi(8 | PAWN);
   const blLo = bpLo & ~FILE_A;
   const blHi = bpHi & ~FILE_A;
   const brLo = bpLo & ~FILE_H;
@@ -450,8 +435,8 @@ function evalWhite(pos: Position): number {
   PAWN_ATT[2] = (blLo >>> 9) | (blHi << 23) | (brLo >>> 7) | (brHi << 25);
   PAWN_ATT[3] = (blHi >>> 9) | (brHi >>> 7);
 
-  sum += evalPieces(bb, kingSq, WHITE, occLo, occHi) - evalPieces(bb, kingSq, BLACK, occLo, occHi);
-  sum += pawnTerms(bb, kingSq);
+  sum += evalPieces(pos, kingSq, WHITE, occLo, occHi) - evalPieces(pos, kingSq, BLACK, occLo, occHi);
+  sum += pawnTerms(pos, kingSq);
   sum += passedPawns(kingSq, WHITE, occLo, occHi) - passedPawns(kingSq, BLACK, occLo, occHi);
   sum += kingAttackers(WHITE) - kingAttackers(BLACK);
   // The side to move is a tempo up.
@@ -466,8 +451,8 @@ function evalWhite(pos: Position): number {
     eg += pos.psqEg;
   }
 
-  const drawn = insufficientMaterial(bb, phase);
-  const scale = drawn ? 0 : endgameScale(bb, phase, eg > 0 ? WHITE : BLACK);
+  const drawn = cannotMate(pos);
+  const scale = drawn ? 0 : endgameScale(pos, phase, eg > 0 ? WHITE : BLACK);
   if (tracing) {
     TRACE_INFO[0] = phase;
     TRACE_INFO[1] = scale;

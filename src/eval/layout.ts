@@ -93,17 +93,6 @@ export function packWeights(set: WeightSet, mg: Int32Array, eg: Int32Array): voi
   }
 }
 
-/** The inverse of packWeights (values rounded to integers). */
-export function unpackWeights(mg: ArrayLike<number>, eg: ArrayLike<number>): Record<string, [number, number][]> {
-  const set: Record<string, [number, number][]> = {};
-  for (const t of TERMS) {
-    const values: [number, number][] = [];
-    for (let i = 0; i < t.size; i++) values.push([Math.round(mg[t.offset + i]), Math.round(eg[t.offset + i])]);
-    set[t.name] = values;
-  }
-  return set;
-}
-
 /** The term that owns parameter index i. */
 export function termOf(i: number): Term {
   for (const t of TERMS) if (i >= t.offset && i < t.offset + t.size) return t;

@@ -1,8 +1,7 @@
 // The live parameter vector the evaluation reads: MG[i] and EG[i] are the
 // midgame and endgame values of parameter i (offsets in layout.ts), and
 // PACKED[i] both in one int32, mg + eg * 65536, which evaluate.ts sums. Filled
-// from weights.ts when this module loads; setWeights in src/eval/index.ts
-// replaces them (and refreshes the piece-square tables).
+// from weights.ts when this module loads.
 
 import { NUM_PARAMS, packWeights } from './layout.js';
 import { WEIGHTS } from './weights.js';
@@ -12,7 +11,7 @@ export const EG = new Int32Array(NUM_PARAMS);
 export const PACKED = new Int32Array(NUM_PARAMS);
 
 /** Rebuilds PACKED from MG and EG. */
-export function refreshPacked(): void {
+function refreshPacked(): void {
   for (let i = 0; i < NUM_PARAMS; i++) PACKED[i] = MG[i] + EG[i] * 65536;
 }
 

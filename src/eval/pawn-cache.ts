@@ -46,7 +46,7 @@ export function pawnCacheHit(slot: number, wLo: number, wHi: number, bLo: number
 }
 
 /** Forgets every entry (an empty entry's zero pawns match only pawnless positions, whose structure scores 0). */
-export function clearPawnCache(): void {
+function clearPawnCache(): void {
   PAWN_CACHE.fill(0);
   for (let slot = 0; slot < PAWN_CACHE.length; slot += ENTRY) {
     PAWN_CACHE[slot + PC_KING] = -1;

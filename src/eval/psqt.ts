@@ -3,8 +3,7 @@
 // entries hold negated values so that the running sums are always White
 // minus Black. They are built from the material and piece-square terms of
 // the parameter vector (params.ts) when this module first loads, so any
-// Position constructed afterwards sums the real values; refreshPsqt rebuilds
-// them after the weights change. Phase weights (0 for pawns and kings): N, B
+// Position constructed afterwards sums the real values. Phase weights (0 for pawns and kings): N, B
 // 1, R 2, Q 4; 24 in the start position.
 
 import { PHASE_WEIGHT, PSQ_EG, PSQ_MG } from '../board/piece-square.js';
@@ -15,7 +14,7 @@ import { EG, MG } from './params.js';
 export const MAX_PHASE = 24;
 
 /** Rebuilds PSQ_MG/PSQ_EG from MG/EG. Positions set up before keep stale sums: set them up again. */
-export function refreshPsqt(): void {
+function refreshPsqt(): void {
   PSQ_MG.fill(0);
   PSQ_EG.fill(0);
   for (let type = PAWN; type <= KING; type++) {

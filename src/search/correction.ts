@@ -49,7 +49,6 @@ export class CorrectionHistory {
 
 /** Table index of pos: side to move and a hash of both sides' pawns. */
 function slot(pos: Position): number {
-  const bb = pos.bb;
-  const h = pawnHash(bb[PAWN * 2], bb[PAWN * 2 + 1], bb[(8 | PAWN) * 2], bb[(8 | PAWN) * 2 + 1]);
+  const h = pawnHash(pos.lo(PAWN), pos.hi(PAWN), pos.lo(8 | PAWN), pos.hi(8 | PAWN));
   return pos.side * SIZE + (h & (SIZE - 1));
 }

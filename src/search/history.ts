@@ -9,9 +9,9 @@ import { CASTLE, EN_PASSANT, MAX_PLY, PAWN, moveKind, moveTo } from '../board/ty
 import { HISTORY_BONUS_MAX, HISTORY_BONUS_OFFSET, HISTORY_BONUS_SLOPE } from './params.js';
 
 /** History scores stay within ±HISTORY_MAX. */
-export const HISTORY_MAX = 16384;
+const HISTORY_MAX = 16384;
 /** A move's continuation key: the piece that moves and its destination, piece * 64 + to (0..1023). */
-export const CONT_KEYS = 16 * 64;
+const CONT_KEYS = 16 * 64;
 /** The row of contHist that stands for "no previous move" (root, after a null move): always zero. */
 export const NO_CONT = CONT_KEYS;
 
@@ -21,7 +21,7 @@ export function contKey(pos: Position, move: number): number {
 }
 
 /** True for captures (en passant included); castling's "to" is our own rook, not a capture. */
-export function isCapture(pos: Position, move: number): boolean {
+function isCapture(pos: Position, move: number): boolean {
   const kind = moveKind(move);
   return kind === EN_PASSANT || (kind !== CASTLE && pos.board[moveTo(move)] !== 0);
 }
@@ -32,7 +32,7 @@ export function isNoisy(pos: Position, move: number): boolean {
 }
 
 /** Index into captureHist of a noisy move in pos, before it is played: piece * 512 + to * 8 + victim type. */
-export function captureKey(pos: Position, move: number): number {
+function captureKey(pos: Position, move: number): number {
   const kind = moveKind(move);
   const victim = kind === EN_PASSANT ? PAWN : kind === CASTLE ? 0 : pos.board[moveTo(move)] & 7;
   return pos.board[move & 63] * 512 + moveTo(move) * 8 + victim;

@@ -16,7 +16,8 @@ import { generateMoves, isPseudoLegal } from '../board/movegen.js';
 import { moveToUci } from '../board/notation.js';
 import type { Position } from '../board/position.js';
 import { SEE_VALUE, seeGE } from '../board/see.js';
-import { BISHOP, EN_PASSANT, KNIGHT, MAX_MOVES, MAX_PLY, PAWN, PROMO_KNIGHT, PROMO_QUEEN, QUEEN, ROOK, moveKind, moveTo } from '../board/types.js';
+import { cannotMate } from '../board/rules.js';
+import { EN_PASSANT, MAX_MOVES, MAX_PLY, PAWN, PROMO_KNIGHT, PROMO_QUEEN, moveKind, moveTo } from '../board/types.js';
 import { evaluate } from '../eval/evaluate.js';
 import type { SearchControl } from './control.js';
 import { CorrectionHistory } from './correction.js';
@@ -460,11 +461,7 @@ export class Searcher {
   /** Draw by the 50-move rule, repetition, or material that cannot mate. */
   private isDraw(): boolean {
     const pos = this.pos;
-    if (pos.halfmove >= 100 || pos.isRepetition()) return true;
-    // No pawns, rooks or queens, and at most one minor piece on the board.
-    const c = pos.pieceCount;
-    if (c[PAWN] + c[8 | PAWN] + c[ROOK] + c[8 | ROOK] + c[QUEEN] + c[8 | QUEEN] !== 0) return false;
-    return c[KNIGHT] + c[8 | KNIGHT] + c[BISHOP] + c[8 | BISHOP] <= 1;
+    return pos.halfmove >= 100 || pos.isRepetition() || cannotMate(pos);
   }
 
   // Negamax negates scores as `0 - x`, not `-x`: -0 would be a double, and V8

@@ -22,7 +22,7 @@ import type { TranspositionTable } from './tt.js';
 /** Threads option range. */
 export const MAX_THREADS = 64;
 /** Moves of a helper's pv kept in its result. */
-export const RESULT_PV = 64;
+const RESULT_PV = 64;
 
 // Result words of one helper. R_SEQ is odd while the helper writes the others.
 const R_SEQ = 0;

@@ -7,7 +7,7 @@
 // Games matter for validation: the positions of one game share its result, so
 // a held-out set is only honest when whole games are held out (splitByGame).
 // Data lines may carry the game number as a third field (`<fen> | <result> |
-// <game>`, as datagen writes them); for lines without one the games are
+// <game>`, as texel-data writes them); for lines without one the games are
 // inferred from the file order (a new game starts when the result changes or
 // the move counter does not advance).
 

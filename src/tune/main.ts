@@ -1,59 +1,16 @@
 // Command-line entry points of the tuning tools, for the CLI to register:
 //   kestrel tune --data <file> [--data <file> ...] [--out <file>] [options: see TUNE_USAGE]
-//   kestrel datagen --pgn <file> [--pgn <file> ...] [--out <file>] [--skip-moves n] [--sample p] [--seed n] [--keep-duplicates]
+//   kestrel texel-data --pgn <file> [--pgn <file> ...] [--out <file>] [--skip-moves n] [--sample p] [--seed n] [--keep-duplicates]
 // Also runnable without the CLI: npx tsx src/tune/run.ts tune --data ...
 //
-// How the data and the weights are made (the bundle is dist/kestrel.js after
-// `npm run build`; the README's "Tuning the evaluation" has the same steps):
-//
-// 1. Self-play games at 6000 nodes a move (fastchess), one command line:
-//      fastchess -engine cmd=node args=<kestrel bundle> name=K1 -engine cmd=node args=<kestrel bundle> name=K2
-//        -each tc=60+0.6 nodes=6000 option.Hash=16
-//        -openings file=../shared/data/openings/UHO_4060_v4.epd format=epd order=random
-//        -games 1 -rounds 5000 -concurrency 2 -autosaveinterval 0 -recover -srand 20261121
-//        -resign movecount=3 score=1000 -draw movenumber=40 movecount=8 score=5 -pgnout file=selfplay3.pgn
-//    (5000 distinct games in 37 minutes on two cores). selfplay1.pgn and
-//    selfplay2.pgn are earlier runs of the same kind with `-games 2 -repeat`
-//    (noob_3moves.epd, 600 rounds; UHO_4060_v4.epd, 1000 rounds): at a fixed
-//    node count Kestrel is deterministic, so both games of a pair are the same
-//    moves and datagen keeps one, 600 + 1000 distinct games. The first
-//    tuning also used 800 games of Kestrel against itself from earlier
-//    matches (Threads 2 against 1 at 10+0.1 and 1+0.01, and 1+0.01 self-play).
-// 2. Labelled positions (numbered by game, with the engines' search scores
-//    from the PGN comments); copy a PGN that a match still appends to first:
-//      node dist/kestrel.js datagen --pgn selfplay1.pgn --pgn selfplay2.pgn --out data-sp12.txt
-//      node dist/kestrel.js datagen --pgn selfplay3.pgn --out data-sp3.txt
-//      node dist/kestrel.js datagen --pgn <the four match PGNs> --out data-kk.txt
-// 3. Weights, with 20% of the games held out for validation (newton, blend
-//    0.5, early stopping with tolerance 1; all three tunings of the shipped weights used l2 1000,
-//    which 5-fold cross-validation preferred to 5000 on these 7,398 games):
-//      node dist/kestrel.js tune --data data-sp12.txt --data data-kk.txt --data data-sp3.txt --l2 1000 --out weights-candidate.ts
-//    How much the settings gain on held-out games, measured on all the games
-//    (5-fold cross-validation by game; writes no weights):
-//      node dist/kestrel.js tune --data data-sp12.txt --data data-kk.txt --data data-sp3.txt --l2 1000 --folds 5
-//    Without a build: npx tsx src/tune/run.ts tune ... (same options).
-//    The output has the format of src/eval/weights.ts; it replaces that file
-//    only after a match confirms it.
-// 4. The weights were then tuned once more, starting from those, on
-//    newer games only: the 4,467 games at 5+0.05 of the self-play matches
-//    that tested search changes (Kestrel against earlier builds of itself,
-//    fastchess, UHO_4060_v4 openings; 4,267 games after datagen drops repeats):
-//      node dist/kestrel.js datagen --pgn <the 15 match PGNs> --out data-m.txt
-//      node dist/kestrel.js tune --data data-m.txt --l2 1000 --out weights-candidate.ts
-// 5. And once more, starting from those, on data-m.txt with two more sets:
-//    3,000 games of step 1's command with -rounds 3000 -srand 20261123 and
-//    -pgnout file=selfplay4.pgn (data-sp.txt), and the 800 games at 5+0.05 of the two self-play matches
-//    that tested step 4's weights and three evaluation terms (data-n.txt):
-//      node dist/kestrel.js datagen --pgn selfplay4.pgn --out data-sp.txt
-//      node dist/kestrel.js datagen --pgn <the two match PGNs> --out data-n.txt
-//      node dist/kestrel.js tune --data data-m.txt --data data-sp.txt --data data-n.txt --l2 1000 --out weights-candidate.ts
+// How the shipped weights were made, step by step: docs/tuning.md.
 
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { NUM_PARAMS, termOf } from '../eval/layout.js';
 import { EG, MG } from '../eval/params.js';
 import { type LoadStats, type TraceSet, gameFolds, loadDataset, splitByGame } from './dataset.js';
-import { pgnToData } from './datagen.js';
+import { pgnToData } from './texel-data.js';
 import { weightsSource } from './emit.js';
 import {
   DEFAULT_LR,
@@ -127,7 +84,7 @@ export interface TuneCommand {
  * for l2 5000 / 1000 / 250 were +18.0 / +19.0 / +19.0e-4 (+- 1.4 / 1.6 / 1.7);
  * the shipped weights were tuned with --l2 1000 (README, Tuning).
  */
-export const DEFAULTS = {
+const DEFAULTS = {
   validFraction: 0.2,
   splitSeed: 1,
   epochs: 200,
@@ -336,7 +293,7 @@ export async function runTune(cmd: TuneCommand): Promise<TuneResult> {
   return result;
 }
 
-export const TUNE_USAGE = `usage: tune --data <file> [--data <file> ...] [--out <file>] [options]
+const TUNE_USAGE = `usage: tune --data <file> [--data <file> ...] [--out <file>] [options]
   --valid <file>        held-out data (repeatable); default: hold out games of --data
   --valid-fraction f    share of the games held out for validation (default ${DEFAULTS.validFraction}; 0: none)
   --split-seed n        which games are held out (default ${DEFAULTS.splitSeed})
@@ -436,8 +393,8 @@ export async function tuneMain(args: string[]): Promise<number> {
   return 0;
 }
 
-/** `datagen` with command-line arguments: PGN files to labelled positions. */
-export async function datagenMain(args: string[]): Promise<number> {
+/** `texel-data` with command-line arguments: PGN files to labelled positions. */
+export async function texelDataMain(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
@@ -450,7 +407,7 @@ export async function datagenMain(args: string[]): Promise<number> {
     },
   });
   if (values.pgn === undefined || values.pgn.length === 0) {
-    process.stderr.write('usage: datagen --pgn <file> [--pgn <file> ...] [--out <file>] [--skip-moves n] [--sample p] [--seed n] [--keep-duplicates]\n');
+    process.stderr.write('usage: texel-data --pgn <file> [--pgn <file> ...] [--out <file>] [--skip-moves n] [--sample p] [--seed n] [--keep-duplicates]\n');
     return 2;
   }
   const stats = await pgnToData(values.pgn, values.out ?? '-', {

@@ -154,7 +154,7 @@ function fitScale(set: TraceSet, evals: Float64Array): number {
 // --- Parameter groups and ties ---------------------------------------------------
 
 /** Names for several terms at once in paramsOfGroups (besides term names and their prefixes). */
-export const GROUPS: Readonly<Record<string, readonly string[]>> = {
+const GROUPS: Readonly<Record<string, readonly string[]>> = {
   psqt: ['pstPawn', 'pstKnight', 'pstBishop', 'pstRook', 'pstQueen', 'pstKing'],
   mobility: ['mobilityKnight', 'mobilityBishop', 'mobilityRook', 'mobilityQueen'],
   passers: ['passed', 'passedFreePath', 'passedSafeStop', 'passedOwnKingDist', 'passedTheirKingDist'],
@@ -185,7 +185,7 @@ export function paramsOfGroups(names: readonly string[]): Set<number> {
 }
 
 /** No ties: tie[i] = i. */
-export function noTies(): Int32Array {
+function noTies(): Int32Array {
   return Int32Array.from({ length: NUM_PARAMS }, (_, i) => i);
 }
 
@@ -222,7 +222,7 @@ export const OPTIMIZERS: readonly Optimizer[] = ['adam', 'gd', 'newton'];
 /** Default step size of each optimiser (Adam: centipawns per epoch; the others: fraction of the largest step that does not overshoot). */
 export const DEFAULT_LR: Readonly<Record<Optimizer, number>> = { adam: 1, gd: 1, newton: 0.8 };
 /** Default momentum of 'gd' and 'newton' (half Newton steps converge in a few dozen epochs without it, and monotonically). */
-export const DEFAULT_MOMENTUM: Readonly<Record<Optimizer, number>> = { adam: 0, gd: 0.9, newton: 0 };
+const DEFAULT_MOMENTUM: Readonly<Record<Optimizer, number>> = { adam: 0, gd: 0.9, newton: 0 };
 
 export interface TuneOptions {
   epochs: number;

@@ -13,9 +13,9 @@ import { errorText } from './messages.js';
 /** Deepest `go depth` handed to the search. */
 export const MAX_DEPTH = 100;
 /** Largest time in milliseconds handed to the search (about 24 days). */
-export const MAX_MS = 2 ** 31 - 1;
+const MAX_MS = 2 ** 31 - 1;
 /** Deepest `go perft`. */
-export const MAX_PERFT_DEPTH = 20;
+const MAX_PERFT_DEPTH = 20;
 
 export interface ParsedGo {
   params: GoParams;
@@ -29,7 +29,7 @@ type NumberKey = 'wtime' | 'btime' | 'winc' | 'binc' | 'movestogo' | 'depth' | '
 const NUMBER_KEYS: readonly NumberKey[] = ['wtime', 'btime', 'winc', 'binc', 'movestogo', 'depth', 'nodes', 'mate', 'movetime'];
 const KEYWORDS = new Set<string>([...NUMBER_KEYS, 'infinite', 'ponder', 'searchmoves', 'perft']);
 
-export function emptyGoParams(): GoParams {
+function emptyGoParams(): GoParams {
   return { infinite: false, ponder: false, searchmoves: [] };
 }
 

@@ -9,14 +9,14 @@ import type { SearchEvent } from '../search/limits.js';
 import { INFINITE, MATE, MATE_BOUND } from '../search/search.js';
 
 /** Formats a score for `info`: `cp N` or `mate N` (in moves, negative when being mated). */
-export function formatScore(score: number): string {
+function formatScore(score: number): string {
   if (score >= MATE_BOUND) return `mate ${Math.floor((MATE - score + 1) / 2)}`;
   if (score <= -MATE_BOUND) return `mate ${-Math.floor((MATE + score) / 2)}`;
   return `cp ${score}`;
 }
 
 /** Win/draw/loss per mille for a score, from a simple logistic model. */
-export function wdl(score: number): string {
+function wdl(score: number): string {
   if (score >= MATE_BOUND) return '1000 0 0';
   if (score <= -MATE_BOUND) return '0 0 1000';
   const win = Math.round(1000 / (1 + Math.exp((150 - score) / 60)));
@@ -27,7 +27,7 @@ export function wdl(score: number): string {
 const scratch = new Int32Array(MAX_MOVES);
 
 /** A line of moves from pos in UCI notation; stops at the first move that is not legal (should not happen). */
-export function pvToUci(pos: Position, pv: readonly number[]): string {
+function pvToUci(pos: Position, pv: readonly number[]): string {
   const parts: string[] = [];
   let played = 0;
   for (const move of pv) {

@@ -33,7 +33,7 @@ type OptionDecl =
   | { name: OptionName; type: 'button' }
   | { name: OptionName; type: 'string'; default: string };
 
-export const OPTION_DECLS: readonly OptionDecl[] = [
+const OPTION_DECLS: readonly OptionDecl[] = [
   { name: 'Hash', type: 'spin', default: 16, min: 1, max: 4096 },
   { name: 'Clear Hash', type: 'button' },
   { name: 'Threads', type: 'spin', default: 1, min: 1, max: MAX_THREADS },

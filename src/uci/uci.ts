@@ -95,7 +95,7 @@ function clip(text: string, max = 100): string {
   return text.length <= max ? text : text.slice(0, max) + '...';
 }
 
-export class UciEngine {
+class UciEngine {
   private readonly options = new OptionValues();
   private pos = new Position();
   private spare = new Position();

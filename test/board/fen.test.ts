@@ -3,10 +3,10 @@
 
 import { describe, expect, it } from 'vitest';
 import { FenError, Position, START_FEN } from '../../src/board/position.js';
-import { suiteFens } from '../shared-data.js';
+import { suiteFens } from '../data.js';
 
-const SUITE = 'perft/perftsuite.epd';
-const FRC_SUITE = 'perft/frcperftsuite.epd';
+const SUITE = 'perftsuite.epd';
+const FRC_SUITE = 'frcperftsuite.epd';
 
 describe('round trips', () => {
   it('every perftsuite FEN prints back as read (en passant only where a capture is possible)', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Position } from '../../src/board/position.js';
 import { moveToUci } from '../../src/board/notation.js';
-import { suiteFens } from '../shared-data.js';
+import { suiteFens } from '../data.js';
 import { legalMoves } from './helpers.js';
 
 /** givesCheck must say exactly what playing the move and asking inCheck says. */
@@ -23,7 +23,7 @@ function checkAll(pos: Position, depth: number): number {
 describe('givesCheck', () => {
   it('agrees with make + inCheck on every legal move three plies deep from the perft suite (castling, en passant, promotions, discoveries)', () => {
     let moves = 0;
-    for (const fen of suiteFens('perft/perftsuite.epd')) moves += checkAll(new Position(fen), 3);
+    for (const fen of suiteFens('perftsuite.epd')) moves += checkAll(new Position(fen), 3);
     expect(moves).toBeGreaterThan(500000);
     // Half a million moves: a few seconds on a slow machine, more when it is busy.
   }, 60000);

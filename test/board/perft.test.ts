@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { Perft } from '../../src/board/perft.js';
 import { Position } from '../../src/board/position.js';
 import { parsePerftSuite } from '../../src/cli/perft-suite.js';
-import { readSharedData } from '../shared-data.js';
+import { readTestData } from '../data.js';
 
-const SUITE = 'perft/perftsuite.epd';
-const FRC_SUITE = 'perft/frcperftsuite.epd';
+const SUITE = 'perftsuite.epd';
+const FRC_SUITE = 'frcperftsuite.epd';
 
 /** Largest count checked per position: every depth whose count is at most this. */
 const MAX_NODES = 2_000_000;
@@ -17,7 +17,7 @@ const perft = new Perft();
 const pos = new Position();
 
 describe('perftsuite.epd, every position, all depths up to 2M nodes', () => {
-  const entries = parsePerftSuite(readSharedData(SUITE), false);
+  const entries = parsePerftSuite(readTestData(SUITE), false);
 
   it('has all 126 positions', () => {
     expect(entries.length).toBe(126);
@@ -33,7 +33,7 @@ describe('perftsuite.epd, every position, all depths up to 2M nodes', () => {
 });
 
 describe('frcperftsuite.epd, every 10th position to depth 4', () => {
-  const entries = parsePerftSuite(readSharedData(FRC_SUITE), true).filter((_, i) => i % 10 === 0);
+  const entries = parsePerftSuite(readTestData(FRC_SUITE), true).filter((_, i) => i % 10 === 0);
 
   it.each(entries.map((e) => [e.line, e] as const))('line %i', (_line, entry) => {
     pos.setFen(entry.fen);

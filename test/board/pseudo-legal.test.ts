@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { generateMoves, isPseudoLegal } from '../../src/board/movegen.js';
 import { Position } from '../../src/board/position.js';
 import { MAX_MOVES } from '../../src/board/types.js';
-import { suiteFens } from '../shared-data.js';
+import { suiteFens } from '../data.js';
 
-const suite = suiteFens('perft/perftsuite.epd');
+const suite = suiteFens('perftsuite.epd');
 
 /** A move passes isPseudoLegal and leaves our king safe exactly when it is in the legal list. */
 function check(pos: Position, list: Int32Array): void {

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { moveToUci, parseUciMove } from '../../src/board/notation.js';
 import { Position, START_FEN } from '../../src/board/position.js';
 import { BookBuilder, type BuildOptions, buildBookFromPgnFiles, buildBookFromPgnText } from '../../src/book/builder.js';
-import { registerBookCommands } from '../../src/book/cli.js';
+import { registerBookCommands } from '../../src/cli/book-commands.js';
 import { OpeningBook } from '../../src/book/reader.js';
 import { bookRecords } from './helpers.js';
 

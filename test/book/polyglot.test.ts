@@ -14,11 +14,10 @@ import { type BuildOptions, buildBookFromPgnText } from '../../src/book/builder.
 import { shippedBookPath } from '../../src/book/paths.js';
 import { OpeningBook, pickEntry } from '../../src/book/reader.js';
 import { randomGamesPgn } from './helpers.js';
-import { sharedDataPath } from '../shared-data.js';
+import { eightMovesPgn } from '../data.js';
 
 const POLYGLOT = '/usr/games/polyglot';
 const GNUCHESS_BOOK = '/usr/share/games/gnuchess/book.bin';
-const EIGHT_MOVES = sharedDataPath('openings/8moves_v3.pgn');
 const hasPolyglot = existsSync(POLYGLOT);
 
 const dir = mkdtempSync(join(tmpdir(), 'kestrel-polyglot-'));
@@ -229,9 +228,9 @@ describe.skipIf(!hasPolyglot)('against polyglot make-book', () => {
     expect(ours.equals(theirs)).toBe(true);
   });
 
-  it.skipIf(!existsSync(EIGHT_MOVES))('rebuilds the shipped book byte for byte from 8moves_v3.pgn', () => {
+  it('rebuilds the shipped book byte for byte from 8moves_v3.pgn', () => {
     const bin = join(dir, 'eight.bin');
-    polyglot(['make-book', '-pgn', EIGHT_MOVES, '-bin', bin, '-max-ply', '16', '-min-game', '2']);
+    polyglot(['make-book', '-pgn', eightMovesPgn(), '-bin', bin, '-max-ply', '16', '-min-game', '2']);
     expect(readFileSync(bin).equals(readFileSync(shippedBookPath()))).toBe(true);
   });
 });

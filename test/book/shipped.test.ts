@@ -1,7 +1,7 @@
 // books/kestrel.bin: present, sound, and what books/README.md says it is.
 
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { moveToUci } from '../../src/board/notation.js';
@@ -9,9 +9,8 @@ import { Position } from '../../src/board/position.js';
 import { buildBookFromPgnFiles } from '../../src/book/builder.js';
 import { shippedBookPath } from '../../src/book/paths.js';
 import { OpeningBook } from '../../src/book/reader.js';
-import { sharedDataPath } from '../shared-data.js';
+import { eightMovesPgn } from '../data.js';
 
-const EIGHT_MOVES = sharedDataPath('openings/8moves_v3.pgn');
 const README = fileURLToPath(new URL('../../books/README.md', import.meta.url));
 
 describe('the shipped book', () => {
@@ -60,12 +59,12 @@ describe('the shipped book', () => {
     expect(readFileSync(README, 'utf8')).toContain(sha);
   });
 
-  it.skipIf(!existsSync(EIGHT_MOVES))('is rebuilt byte for byte by the command books/README.md gives', async () => {
+  it('is rebuilt byte for byte by the command books/README.md gives', async () => {
     const readme = readFileSync(README, 'utf8');
     expect(readme).toContain(
-      'kestrel book build --pgn ../shared/data/openings/8moves_v3.pgn --out books/kestrel.bin --max-ply 16 --min-games 2',
+      'kestrel book build --pgn 8moves_v3.pgn --out books/kestrel.bin --max-ply 16 --min-games 2',
     );
-    const { bytes, stats } = await buildBookFromPgnFiles([EIGHT_MOVES], { maxPly: 16, minGames: 2 });
+    const { bytes, stats } = await buildBookFromPgnFiles([eightMovesPgn()], { maxPly: 16, minGames: 2 });
     expect(stats).toMatchObject({ games: 34700, gamesSkipped: 0, written: 39652 });
     expect(Buffer.from(bytes).equals(readFileSync(shippedBookPath()))).toBe(true);
   }, 60_000);

@@ -3,10 +3,10 @@
 
 import { generateMoves } from '../../src/board/movegen.js';
 import { Position } from '../../src/board/position.js';
-import { readSharedData } from '../shared-data.js';
+import { readTestData } from '../data.js';
 
 function epdFens(relative: string, limit: number): string[] {
-  const text = readSharedData(relative);
+  const text = readTestData(relative);
   const fens: string[] = [];
   for (const line of text.split('\n')) {
     const fields = line.trim().split(/\s+/);
@@ -29,7 +29,7 @@ export function rng(seed: number): (n: number) => number {
 }
 
 /** FENs of positions met on random legal walks of up to `plies` from each start FEN. */
-export function walkFens(starts: readonly string[], plies: number, seed: number): string[] {
+function walkFens(starts: readonly string[], plies: number, seed: number): string[] {
   const next = rng(seed);
   const moves = new Int32Array(256);
   const out: string[] = [];
@@ -45,9 +45,9 @@ export function walkFens(starts: readonly string[], plies: number, seed: number)
   return out;
 }
 
-export const PERFT_FENS = epdFens('perft/perftsuite.epd', 1000);
-export const UHO_FENS = epdFens('openings/UHO_4060_v4.epd', 300);
-export const WAC_FENS = epdFens('tactical/wac.epd', 300);
+export const PERFT_FENS = epdFens('perftsuite.epd', 1000);
+export const UHO_FENS = epdFens('uho-sample.epd', 300);
+export const WAC_FENS = epdFens('wac.epd', 300);
 /** Random walks (long enough to reach endgames) from a sample of the suites. */
 export const WALK_FENS = walkFens([...PERFT_FENS, ...UHO_FENS.slice(0, 60), ...WAC_FENS.slice(0, 60)], 120, 12345);
 export const ALL_FENS = [...PERFT_FENS, ...UHO_FENS, ...WAC_FENS, ...WALK_FENS];

@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const ENGINE = process.env.KESTREL_ENGINE ?? join(ROOT, 'dist', 'kestrel.js');
+const ENGINE = process.env.KESTREL_ENGINE ?? join(ROOT, 'dist', 'kestrel.js');
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -20,7 +20,7 @@ function newestMtime(dir: string): number {
 }
 
 /** Builds dist/kestrel.js when it is missing or older than a file under src/ (`npm test` builds first anyway). */
-export function ensureBuilt(): void {
+function ensureBuilt(): void {
   if (process.env.KESTREL_ENGINE !== undefined) return;
   if (existsSync(ENGINE) && statSync(ENGINE).mtimeMs >= newestMtime(join(ROOT, 'src'))) return;
   const r = spawnSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, encoding: 'utf8' });

@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NUM_PARAMS, PST_KNIGHT, PST_PAWN, PST_ROOK, TERMS } from '../../src/eval/layout.js';
 import { TraceSet, addPositions, emptyStats, gameFolds, loadDataset, parseLabelledLine, splitByGame } from '../../src/tune/dataset.js';
-import { commentScore, formatLabelled, pgnToData } from '../../src/tune/datagen.js';
-import { datagenMain, runCrossValidation, runTune } from '../../src/tune/main.js';
-import { parsePgn } from '../../src/tune/pgn.js';
+import { commentScore, formatLabelled, pgnToData } from '../../src/tune/texel-data.js';
+import { texelDataMain, runCrossValidation, runTune } from '../../src/tune/main.js';
+import { parsePgn } from '../../src/board/pgn.js';
 import { fitK, meanSquaredError, mirrorTies, pairedDifference, paramsOfGroups, tune } from '../../src/tune/tuner.js';
-import { WALK_FENS } from './fixtures.js';
-import { BASE_EG, BASE_MG, KNIGHT, labelByKnightBonus } from './tune-fixtures.js';
+import { WALK_FENS } from '../eval/fixtures.js';
+import { BASE_EG, BASE_MG, KNIGHT, labelByKnightBonus } from './fixtures.js';
 
 const K = 0.006;
 
@@ -69,7 +69,7 @@ describe('data with game numbers and scores', () => {
   });
 
   it('numbers the games, drops repeated games and writes the scores from White\'s side', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kestrel-datagen-'));
+    const dir = mkdtempSync(join(tmpdir(), 'kestrel-texel-data-'));
     const pgn = join(dir, 'games.pgn');
     const out = join(dir, 'data.txt');
     // Two openings, the first played twice with the same moves (as fastchess -repeat does with a deterministic engine).
@@ -95,11 +95,11 @@ describe('data with game numbers and scores', () => {
   });
 
   it('refuses numeric options that are not numbers or out of range, naming them', async () => {
-    const pgn = join(mkdtempSync(join(tmpdir(), 'kestrel-datagen-')), 'none.pgn');
-    await expect(datagenMain(['--pgn', pgn, '--sample', 'half'])).rejects.toThrow("--sample needs a probability above 0 and at most 1, got 'half'");
-    await expect(datagenMain(['--pgn', pgn, '--sample', '1.5'])).rejects.toThrow('--sample needs');
-    await expect(datagenMain(['--pgn', pgn, '--skip-moves=-2'])).rejects.toThrow("--skip-moves needs a whole number of at least 0, got '-2'");
-    await expect(datagenMain(['--pgn', pgn, '--seed', ''])).rejects.toThrow('--seed needs a whole number');
+    const pgn = join(mkdtempSync(join(tmpdir(), 'kestrel-texel-data-')), 'none.pgn');
+    await expect(texelDataMain(['--pgn', pgn, '--sample', 'half'])).rejects.toThrow("--sample needs a probability above 0 and at most 1, got 'half'");
+    await expect(texelDataMain(['--pgn', pgn, '--sample', '1.5'])).rejects.toThrow('--sample needs');
+    await expect(texelDataMain(['--pgn', pgn, '--skip-moves=-2'])).rejects.toThrow("--skip-moves needs a whole number of at least 0, got '-2'");
+    await expect(texelDataMain(['--pgn', pgn, '--seed', ''])).rejects.toThrow('--seed needs a whole number');
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Position } from '../../src/board/position.js';
-import { gamePositions } from '../../src/tune/datagen.js';
-import { movetextTokens, parsePgn, sanToMove } from '../../src/tune/pgn.js';
+import { gamePositions } from '../../src/tune/texel-data.js';
+import { movetextTokens, parsePgn, sanToMove } from '../../src/board/pgn.js';
 
 const PGN = `[Event "test"]
 [White "a"]

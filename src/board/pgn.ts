@@ -1,11 +1,9 @@
-// Just enough PGN for turning match games into training data: games split
-// from a text stream, tags, the main line's SAN moves (variations, NAGs and
+// Just enough PGN for opening books and training data: games split from
+// text, tags, the main line's SAN moves (variations, NAGs and
 // move numbers dropped) and the comment after each move (where match
 // programs write the engine's score, e.g. fastchess `{+0.15/8 0.228s}`),
 // resolved by board/san.ts.
 
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { MoveError } from '../board/notation.js';
 import type { Position } from '../board/position.js';
 import { parseSan } from '../board/san.js';
@@ -116,25 +114,6 @@ export function* pgnGamesFromLines(lines: Iterable<string>): Generator<PgnGame> 
 /** The games of a PGN text. */
 export function parsePgn(text: string): PgnGame[] {
   return [...pgnGamesFromLines(text.split(/\r?\n/))];
-}
-
-/** The games of a PGN file, read as a stream (files of any size). */
-export async function* readPgnFile(path: string): AsyncGenerator<PgnGame> {
-  const rl = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
-  let batch: string[] = [];
-  let sawMoves = false;
-  for await (const raw of rl) {
-    const line = raw.trim();
-    // Hand over whole games: cut just before a tag line that follows movetext.
-    if (line.startsWith('[') && sawMoves) {
-      yield* pgnGamesFromLines(batch);
-      batch = [];
-      sawMoves = false;
-    }
-    if (line !== '' && !line.startsWith('[')) sawMoves = true;
-    batch.push(line);
-  }
-  if (batch.length > 0) yield* pgnGamesFromLines(batch);
 }
 
 /** The legal move of pos written as `san` (see board/san.ts for what is accepted), or 0 when none or several match. */

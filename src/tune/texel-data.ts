@@ -15,7 +15,8 @@
 import { createWriteStream } from 'node:fs';
 import { Position, START_FEN } from '../board/position.js';
 import type { Labelled } from './dataset.js';
-import { type PgnGame, readPgnFile, sanToMove } from './pgn.js';
+import { type PgnGame, sanToMove } from '../board/pgn.js';
+import { readPgnFile } from '../platform/pgn-file.js';
 import { isQuiet } from './quiet.js';
 
 export interface DatagenOptions {
@@ -39,7 +40,7 @@ export interface GameStats {
 const RESULT_FOR_WHITE: Record<string, number> = { '1-0': 1, '0-1': 0, '1/2-1/2': 0.5 };
 
 /** Scores beyond this (and mates) are written as +-MAX_SCORE. */
-export const MAX_SCORE = 3000;
+const MAX_SCORE = 3000;
 
 /**
  * The search score in a move comment, in centipawns from the mover's side,

@@ -11,8 +11,8 @@ import { weightsSource } from '../../src/tune/emit.js';
 import { runTune } from '../../src/tune/main.js';
 import { isQuiet } from '../../src/tune/quiet.js';
 import { evaluateAll, fitK, meanSquaredError, tune } from '../../src/tune/tuner.js';
-import { WALK_FENS } from './fixtures.js';
-import { BASE_EG, BASE_MG, KNIGHT, labelByKnightBonus } from './tune-fixtures.js';
+import { WALK_FENS } from '../eval/fixtures.js';
+import { BASE_EG, BASE_MG, KNIGHT, labelByKnightBonus } from './fixtures.js';
 
 
 describe('labelled data', () => {

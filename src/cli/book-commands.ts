@@ -4,11 +4,11 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
 import { MoveError, parseUciMove } from '../board/notation.js';
 import { FenError, Position, START_FEN } from '../board/position.js';
-import { setPosition } from '../cli/load-position.js';
-import { type BuildOptions, DEFAULT_BUILD_OPTIONS, buildBookFromPgnFiles } from './builder.js';
-import { formatProbeTable, probeRows } from './format.js';
-import { keyToHex } from './polyglot.js';
-import { BookError, OpeningBook } from './reader.js';
+import { setPosition } from './load-position.js';
+import { type BuildOptions, DEFAULT_BUILD_OPTIONS, buildBookFromPgnFiles } from '../book/builder.js';
+import { formatProbeTable, probeRows } from '../book/format.js';
+import { keyToHex } from '../book/polyglot.js';
+import { BookError, OpeningBook } from '../book/reader.js';
 
 /** Problems printed one by one before the rest are only counted. */
 const MAX_PROBLEMS_SHOWN = 100;

@@ -1,0 +1,84 @@
+// `kestrel selfplay` end to end, through the built command line: a handful of
+// games at a few hundred nodes a move.
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Position } from '../../src/board/position.js';
+import { gameOutcome } from '../../src/board/rules.js';
+import { Searcher } from '../../src/search/search.js';
+import { DEFAULT_SELFPLAY_SETTINGS, SelfPlayer } from '../../src/train/selfplay.js';
+import { RESULT_DRAW, decodeGame, indexGames, unpackMove } from '../../src/train/viriformat.js';
+
+const KESTREL = fileURLToPath(new URL('../../dist/kestrel.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'kestrel-selfplay-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const SMALL = ['--soft-nodes', '300', '--hard-nodes', '1000', '--seed', '42'];
+
+function selfplay(out: string, ...args: string[]): { status: number | null; stderr: string } {
+  const r = spawnSync(process.execPath, [KESTREL, 'selfplay', '--out', out, ...SMALL, ...args], { encoding: 'utf8', timeout: 120_000 });
+  return { status: r.status, stderr: r.stderr };
+}
+
+describe('kestrel selfplay', () => {
+  it('writes the same games whatever the thread count, and resumes an interrupted file', () => {
+    const one = join(dir, 'one.vf');
+    const two = join(dir, 'two.vf');
+    const r1 = selfplay(one, '--games', '4');
+    expect(r1.status).toBe(0);
+    expect(r1.stderr).toMatch(/games 4 \(\+4\)\s+positions \d+ \(\+\d+\)\s+\d+ positions\/s\s+W \d+% D \d+% B \d+%/);
+    expect(selfplay(two, '--games', '4', '--threads', '2').status).toBe(0);
+    const bytes = readFileSync(one);
+    expect(readFileSync(two).equals(bytes)).toBe(true);
+    const index = indexGames(bytes);
+    expect(index.offsets.length).toBe(4);
+    expect(index.completeBytes).toBe(bytes.length);
+
+    // Cut the file in the middle of its third game, then ask for four again.
+    const resumed = join(dir, 'resumed.vf');
+    writeFileSync(resumed, bytes.subarray(0, index.offsets[2] + 40));
+    const r3 = selfplay(resumed, '--games', '4');
+    expect(r3.stderr).toMatch(/cut off \d+ bytes of a half-written game/);
+    expect(r3.stderr).toMatch(/2 games \(\d+ positions\) already there; resuming at game 2/);
+    expect(readFileSync(resumed).equals(bytes)).toBe(true);
+
+    // Every recorded move is legal and every result agrees with how the game stands.
+    for (let g = 0; g < 4; g++) {
+      const game = decodeGame(bytes, index.offsets[g], index.plies[g]);
+      const pos = new Position(game.fen);
+      for (const packed of game.moves) {
+        expect(gameOutcome(pos)).toBeNull();
+        pos.makeMove(unpackMove(pos, packed));
+      }
+      const end = gameOutcome(pos);
+      if (end !== null) expect(end.result === '1-0' ? 2 : end.result === '0-1' ? 0 : 1).toBe(game.result);
+    }
+  }, 120_000);
+
+  it('says when to stop is missing, and refuses bad numbers', () => {
+    const out = join(dir, 'x.vf');
+    let r = selfplay(out);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/say when to stop/);
+    r = selfplay(out, '--games', '0');
+    expect(r.stderr).toMatch(/--games must be an integer/);
+    r = selfplay(out, '--games', '1', '--book', join(dir, 'missing.epd'));
+    expect(r.stderr).toMatch(/cannot read the openings file/);
+  });
+
+  it('starts from a level opening and scores a game that runs too long a draw', () => {
+    const searcher = new Searcher(1);
+    const player = new SelfPlayer(searcher, { ...DEFAULT_SELFPLAY_SETTINGS, softNodes: 200, hardNodes: 500, maxPlies: 6 });
+    const game = player.play(7, 0);
+    expect(game.plies).toBe(6);
+    expect(game.result).toBe(RESULT_DRAW);
+    const decoded = decodeGame(game.bytes, 0, game.plies);
+    // Eight random plies from the start position: the opening is Black's or White's move 5.
+    expect(new Position(decoded.fen).fullmove).toBe(5);
+    expect(Math.abs(decoded.scores[0])).toBeLessThanOrEqual(DEFAULT_SELFPLAY_SETTINGS.maxOpeningScore + 100);
+  });
+});
