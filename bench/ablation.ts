@@ -58,7 +58,13 @@ function runFull(driver: SearchOptions['driver'], depth: number): { nodes: numbe
   const t0 = performance.now();
   for (const fen of positions) {
     searcher.clear();
-    searcher.go(new Position(fen), { depth, infinite: false, ponder: false, searchmoves: [] }, { ...DEFAULT_SEARCH_OPTIONS, driver }, control, () => {});
+    searcher.go(
+      new Position(fen),
+      { depth, infinite: false, ponder: false, searchmoves: [] },
+      { ...DEFAULT_SEARCH_OPTIONS, driver },
+      control,
+      () => {},
+    );
     nodes += searcher.nodes;
   }
   return { nodes, ms: performance.now() - t0 };
@@ -72,9 +78,11 @@ function runPlain(depth: number): { nodes: number; ms: number } {
 }
 
 const fmt = (n: number): string => (Number.isNaN(n) ? '-' : String(Math.round(n))).padStart(12);
-const ratio = (a: number, b: number, digits: number): string => (Number.isNaN(a) ? '-' : (a / b).toFixed(digits) + 'x');
+const ratio = (a: number, b: number, digits: number): string => (Number.isNaN(a) ? '-' : `${(a / b).toFixed(digits)}x`);
 console.log(`${positions.length} positions; nodes and milliseconds summed over them; ratio = plain / other`);
-console.log('depth   plain nodes     plain ms    PVS nodes       PVS ms   MTD(f) nodes    MTD(f) ms   plain/PVS nodes  plain/PVS time  PVS/MTD(f) nodes');
+console.log(
+  'depth   plain nodes     plain ms    PVS nodes       PVS ms   MTD(f) nodes    MTD(f) ms   plain/PVS nodes  plain/PVS time  PVS/MTD(f) nodes',
+);
 runFull('pvs', 4);
 runPlain(2);
 for (let depth = 3; depth <= maxDepth; depth++) {

@@ -27,7 +27,9 @@ const depth = option('--depth', 10);
 const passes = option('--passes', 1);
 
 function bench(build: string): { nodes: number; nps: number } {
-  const out = execFileSync('node', [build, 'bench', String(depth), ...(passes > 1 ? ['--runs', String(passes)] : [])], { encoding: 'utf8' });
+  const out = execFileSync('node', [build, 'bench', String(depth), ...(passes > 1 ? ['--runs', String(passes)] : [])], {
+    encoding: 'utf8',
+  });
   const nodes = Number(/Nodes searched: (\d+)/.exec(out)?.[1]);
   const nps = Number(/Nodes\/second: (\d+)/.exec(out)?.[1]);
   return { nodes, nps };
@@ -48,6 +50,8 @@ for (let r = 0; r < runs; r++) {
   }
 }
 for (let b = 0; b < 2; b++) {
-  console.log(`${b === 0 ? 'base' : 'new '} ${builds[b]}: bench ${depth} nodes ${nodes[b]}, median ${Math.round(median(nps[b]))} nps over ${runs} runs${passes > 1 ? ` of ${passes} passes` : ''} (${nps[b].join(', ')})`);
+  console.log(
+    `${b === 0 ? 'base' : 'new '} ${builds[b]}: bench ${depth} nodes ${nodes[b]}, median ${Math.round(median(nps[b]))} nps over ${runs} runs${passes > 1 ? ` of ${passes} passes` : ''} (${nps[b].join(', ')})`,
+  );
 }
 console.log(`new/base nodes/second: ${(median(nps[1]) / median(nps[0])).toFixed(3)}; new/base nodes: ${(nodes[1] / nodes[0]).toFixed(3)}`);

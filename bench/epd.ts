@@ -29,7 +29,7 @@ export function readEpdSuite(file: string, limit = Infinity): EpdProblem[] {
     .filter((l) => l.trim() !== '')
     .slice(0, limit)
     .map((line) => {
-      const fen = line.trim().split(/\s+/).slice(0, 4).join(' ') + ' 0 1';
+      const fen = `${line.trim().split(/\s+/).slice(0, 4).join(' ')} 0 1`;
       return { id: /id "([^"]*)"/.exec(line)?.[1] ?? fen, fen, best: operation(line, 'bm'), avoid: operation(line, 'am') };
     });
 }

@@ -19,9 +19,7 @@ function fens(relative: string, limit: number): string[] {
 }
 
 // Openings, middlegames (WAC) and the odd endgame (perft suite): 300 positions.
-const positions = [...fens('perftsuite.epd', 100), ...fens('uho-sample.epd', 100), ...fens('wac.epd', 100)].map(
-  (f) => new Position(f),
-);
+const positions = [...fens('perftsuite.epd', 100), ...fens('uho-sample.epd', 100), ...fens('wac.epd', 100)].map((f) => new Position(f));
 const seconds = Number(process.argv[2] ?? 0.5);
 const moves = new Int32Array(256);
 

@@ -83,9 +83,7 @@ function firstDifference(a: number[], b: number[]): number {
 const sum = (xs: number[]): number => xs.reduce((s, x) => s + x, 0);
 const mnps = (nodes: number, ms: number): number => nodes / ms / 1000;
 
-const chessopsVersion = JSON.parse(
-  readFileSync(new URL('../node_modules/chessops/package.json', import.meta.url), 'utf8'),
-).version;
+const chessopsVersion = JSON.parse(readFileSync(new URL('../node_modules/chessops/package.json', import.meta.url), 'utf8')).version;
 console.log(`Perft, Kestrel against chessops ${chessopsVersion} on Node ${process.version}`);
 console.log(`Kestrel: median of ${KESTREL_RUNS} runs; chessops: ${CHESSOPS_RUNS} run (it is slow).`);
 console.log('Kestrel/chessops: how many times faster Kestrel is (ratio of nodes per second).\n');

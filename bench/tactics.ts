@@ -40,12 +40,21 @@ for (const problem of problems) {
   const best = problem.best.map((san) => parseSan(pos, san));
   const avoid = problem.avoid.map((san) => parseSan(pos, san));
   searcher.clear();
-  const result = searcher.go(pos, { ...limits, infinite: false, ponder: false, searchmoves: [] }, { ...DEFAULT_SEARCH_OPTIONS, moveOverhead: 0 }, new SearchControl(), () => {});
+  const result = searcher.go(
+    pos,
+    { ...limits, infinite: false, ponder: false, searchmoves: [] },
+    { ...DEFAULT_SEARCH_OPTIONS, moveOverhead: 0 },
+    new SearchControl(),
+    () => {},
+  );
   const played = result.move;
   const ok = (best.length === 0 || best.includes(played)) && !avoid.includes(played);
   if (ok) solved++;
-  else failed.push(`${problem.id} (played ${moveToUci(pos, played)}, expected ${problem.best.join(' ') || 'not ' + problem.avoid.join(' ')})`);
+  else
+    failed.push(`${problem.id} (played ${moveToUci(pos, played)}, expected ${problem.best.join(' ') || `not ${problem.avoid.join(' ')}`})`);
 }
 const seconds = (performance.now() - t0) / 1000;
-console.log(`Solved ${solved} of ${problems.length} at ${nodes > 0 ? `${nodes} nodes` : `${ms} ms`} per position (${seconds.toFixed(0)} s in all)`);
+console.log(
+  `Solved ${solved} of ${problems.length} at ${nodes > 0 ? `${nodes} nodes` : `${ms} ms`} per position (${seconds.toFixed(0)} s in all)`,
+);
 if (failed.length > 0) console.log(`Not solved: ${failed.join(', ')}`);

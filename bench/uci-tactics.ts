@@ -58,11 +58,17 @@ createInterface({ input: engine.stdout }).on('line', (line) => {
     w.resolve(line);
   }
 });
-const send = (line: string): void => void engine.stdin.write(line + '\n');
+const send = (line: string): void => void engine.stdin.write(`${line}\n`);
 /** The next line that starts with prefix; with a timeout, null when it does not come in time. */
 function expect(prefix: string, timeoutMs = 0): Promise<string | null> {
   return new Promise((resolve) => {
-    const timer = timeoutMs > 0 ? setTimeout(() => ((waiting = null), resolve(null)), timeoutMs) : null;
+    const timer =
+      timeoutMs > 0
+        ? setTimeout(() => {
+            waiting = null;
+            resolve(null);
+          }, timeoutMs)
+        : null;
     waiting = {
       prefix,
       resolve: (line) => {

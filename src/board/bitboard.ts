@@ -69,13 +69,37 @@ function onBoard(f: number, r: number): boolean {
 }
 
 const KNIGHT_STEPS = [
-  [1, 2], [2, 1], [2, -1], [1, -2], [-1, -2], [-2, -1], [-2, 1], [-1, 2],
+  [1, 2],
+  [2, 1],
+  [2, -1],
+  [1, -2],
+  [-1, -2],
+  [-2, -1],
+  [-2, 1],
+  [-1, 2],
 ];
 const KING_STEPS = [
-  [1, 0], [1, 1], [0, 1], [-1, 1], [-1, 0], [-1, -1], [0, -1], [1, -1],
+  [1, 0],
+  [1, 1],
+  [0, 1],
+  [-1, 1],
+  [-1, 0],
+  [-1, -1],
+  [0, -1],
+  [1, -1],
 ];
-const ROOK_DIRS = [[1, 0], [-1, 0], [0, 1], [0, -1]];
-const BISHOP_DIRS = [[1, 1], [1, -1], [-1, 1], [-1, -1]];
+const ROOK_DIRS = [
+  [1, 0],
+  [-1, 0],
+  [0, 1],
+  [0, -1],
+];
+const BISHOP_DIRS = [
+  [1, 1],
+  [1, -1],
+  [-1, 1],
+  [-1, -1],
+];
 
 for (let sq = 0; sq < 64; sq++) {
   const f = sq & 7;
@@ -156,9 +180,7 @@ export function rookIndex(sq: number, lo: number, hi: number): number {
   const i = sq * 2;
   return (
     ROOK_OFFSET[sq] +
-    (((Math.imul(lo & ROOK_MASK[i], ROOK_MAGIC[i]) ^ Math.imul(hi & ROOK_MASK[i + 1], ROOK_MAGIC[i + 1])) >>>
-      ROOK_SHIFT[sq]) <<
-      1)
+    (((Math.imul(lo & ROOK_MASK[i], ROOK_MAGIC[i]) ^ Math.imul(hi & ROOK_MASK[i + 1], ROOK_MAGIC[i + 1])) >>> ROOK_SHIFT[sq]) << 1)
   );
 }
 
@@ -167,8 +189,7 @@ export function bishopIndex(sq: number, lo: number, hi: number): number {
   const i = sq * 2;
   return (
     BISHOP_OFFSET[sq] +
-    (((Math.imul(lo & BISHOP_MASK[i], BISHOP_MAGIC[i]) ^ Math.imul(hi & BISHOP_MASK[i + 1], BISHOP_MAGIC[i + 1])) >>>
-      BISHOP_SHIFT[sq]) <<
+    (((Math.imul(lo & BISHOP_MASK[i], BISHOP_MAGIC[i]) ^ Math.imul(hi & BISHOP_MASK[i + 1], BISHOP_MAGIC[i + 1])) >>> BISHOP_SHIFT[sq]) <<
       1)
   );
 }

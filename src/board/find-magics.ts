@@ -48,7 +48,12 @@ function findMagics(bishop: boolean): number[] {
 function format(name: string, magics: number[]): string {
   const rows: string[] = [];
   for (let i = 0; i < magics.length; i += 8) {
-    rows.push('  ' + magics.slice(i, i + 8).map((m) => '0x' + m.toString(16).padStart(8, '0')).join(', ') + ',');
+    rows.push(
+      `  ${magics
+        .slice(i, i + 8)
+        .map((m) => `0x${m.toString(16).padStart(8, '0')}`)
+        .join(', ')},`,
+    );
   }
   return `export const ${name}: readonly number[] = [\n${rows.join('\n')}\n];\n`;
 }

@@ -84,20 +84,14 @@ export function generateMoves(pos: Position, out: Int32Array, start: number, noi
 
   // --- Checkers and pinned pieces -----------------------------------------
   const pa = (us * 64 + ksq) * 2;
-  let checkLo =
-    (PAWN_ATTACKS[pa] & pos.lo(theirPieces | PAWN)) | (KNIGHT_ATTACKS[k2] & pos.lo(theirPieces | KNIGHT));
-  let checkHi =
-    (PAWN_ATTACKS[pa + 1] & pos.hi(theirPieces | PAWN)) |
-    (KNIGHT_ATTACKS[k2 + 1] & pos.hi(theirPieces | KNIGHT));
+  let checkLo = (PAWN_ATTACKS[pa] & pos.lo(theirPieces | PAWN)) | (KNIGHT_ATTACKS[k2] & pos.lo(theirPieces | KNIGHT));
+  let checkHi = (PAWN_ATTACKS[pa + 1] & pos.hi(theirPieces | PAWN)) | (KNIGHT_ATTACKS[k2 + 1] & pos.hi(theirPieces | KNIGHT));
   let pinLo = 0;
   let pinHi = 0;
   const qLo = pos.lo(theirPieces | QUEEN);
   const qHi = pos.hi(theirPieces | QUEEN);
-  let sniperLo =
-    (ROOK_RAYS[k2] & (pos.lo(theirPieces | ROOK) | qLo)) | (BISHOP_RAYS[k2] & (pos.lo(theirPieces | BISHOP) | qLo));
-  let sniperHi =
-    (ROOK_RAYS[k2 + 1] & (pos.hi(theirPieces | ROOK) | qHi)) |
-    (BISHOP_RAYS[k2 + 1] & (pos.hi(theirPieces | BISHOP) | qHi));
+  let sniperLo = (ROOK_RAYS[k2] & (pos.lo(theirPieces | ROOK) | qLo)) | (BISHOP_RAYS[k2] & (pos.lo(theirPieces | BISHOP) | qLo));
+  let sniperHi = (ROOK_RAYS[k2 + 1] & (pos.hi(theirPieces | ROOK) | qHi)) | (BISHOP_RAYS[k2 + 1] & (pos.hi(theirPieces | BISHOP) | qHi));
   while ((sniperLo | sniperHi) !== 0) {
     const s = lowestSquare(sniperLo, sniperHi);
     if (s < 32) sniperLo &= sniperLo - 1;

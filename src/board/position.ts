@@ -291,7 +291,8 @@ export class Position {
     // hold them, exactly when a slider now sees it through `from`.
     const k2 = king * 2;
     return (
-      hasSquare(ROOK_RAYS[k2] | BISHOP_RAYS[k2], ROOK_RAYS[k2 + 1] | BISHOP_RAYS[k2 + 1], from) && this.isAttackedWith(king, us, occLo, occHi)
+      hasSquare(ROOK_RAYS[k2] | BISHOP_RAYS[k2], ROOK_RAYS[k2 + 1] | BISHOP_RAYS[k2 + 1], from) &&
+      this.isAttackedWith(king, us, occLo, occHi)
     );
   }
 
@@ -573,8 +574,8 @@ export class Position {
     }
     out += this.side === WHITE ? ' w ' : ' b ';
     out += this.castlingString();
-    out += ' ' + (this.ep >= 0 ? squareName(this.ep) : '-');
-    out += ' ' + this.halfmove + ' ' + this.fullmove;
+    out += ` ${this.ep >= 0 ? squareName(this.ep) : '-'}`;
+    out += ` ${this.halfmove} ${this.fullmove}`;
     return out;
   }
 
@@ -693,7 +694,9 @@ interface ParsedFen {
 function parseFen(fen: string): ParsedFen {
   const fields = fen.trim().split(/\s+/);
   if (fields.length < 4 || fields.length > 6 || fields[0] === '') {
-    throw new FenError(`expected 4 to 6 fields (placement, side, castling, en passant, counters), got ${fields[0] === '' ? 0 : fields.length}`);
+    throw new FenError(
+      `expected 4 to 6 fields (placement, side, castling, en passant, counters), got ${fields[0] === '' ? 0 : fields.length}`,
+    );
   }
   const board = new Uint8Array(64);
   const ranks = fields[0].split('/');

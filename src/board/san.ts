@@ -43,8 +43,8 @@ export function moveToSan(pos: Position, move: number): string {
     san = isCastlingKingSide(move) ? 'O-O' : 'O-O-O';
   } else if (type === PAWN) {
     const capture = pos.board[to] !== 0 || moveKind(move) === EN_PASSANT;
-    san = (capture ? squareName(from)[0] + 'x' : '') + squareName(to);
-    if (isPromotion(move)) san += '=' + pieceChar(promotionType(move));
+    san = (capture ? `${squareName(from)[0]}x` : '') + squareName(to);
+    if (isPromotion(move)) san += `=${pieceChar(promotionType(move))}`;
   } else {
     // A white piece's code is its type, so pieceChar(type) is the SAN letter.
     san = pieceChar(type) + disambiguation(pos, move, end) + (pos.board[to] !== 0 ? 'x' : '') + squareName(to);

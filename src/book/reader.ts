@@ -235,7 +235,8 @@ export class OpeningBook {
       const mid = (left + right) >>> 1;
       if (!this.read(mid)) throw new Error(`short read at record ${mid}`);
       if (compareKeys(this.hi, this.lo, lowHi, lowLo) < 0 || compareKeys(this.hi, this.lo, highHi, highLo) > 0) {
-        return damaged(mid);
+        damaged(mid);
+        return;
       }
       if (compareKeys(this.hi, this.lo, hi, lo) < 0) {
         left = mid + 1;
@@ -251,7 +252,10 @@ export class OpeningBook {
     for (let i = left; i < this.size; i++) {
       if (!this.read(i)) throw new Error(`short read at record ${i}`);
       const c = compareKeys(this.hi, this.lo, hi, lo);
-      if (c < 0) return damaged(i);
+      if (c < 0) {
+        damaged(i);
+        return;
+      }
       if (c > 0) break;
       if (i - left >= MAX_RUN) {
         entries.length = 0;
@@ -263,9 +267,7 @@ export class OpeningBook {
       if (raw === 0) continue; // "no move": Polyglot skips these too
       const move = decodeMove(raw, this.legal, end);
       if (move === 0) {
-        warnings.push(
-          `book ${this.name}: record ${i} holds ${rawMoveText(raw)}, not a legal move in ${pos.fen()}; ignored`,
-        );
+        warnings.push(`book ${this.name}: record ${i} holds ${rawMoveText(raw)}, not a legal move in ${pos.fen()}; ignored`);
         continue;
       }
       entries.push({ move, raw, weight: this.weight, learn: this.learn, index: i });
@@ -277,11 +279,7 @@ export class OpeningBook {
    * zero. `best` takes the highest weight (on a tie, the first in the file, as
    * Polyglot does); `weighted` picks at random in proportion to the weights.
    */
-  choose(
-    pos: Position,
-    mode: BookMode,
-    random: () => number = Math.random,
-  ): { choice: BookChoice | null; warnings: string[] } {
+  choose(pos: Position, mode: BookMode, random: () => number = Math.random): { choice: BookChoice | null; warnings: string[] } {
     const { entries, warnings } = this.probe(pos);
     return { choice: pickEntry(entries, mode, random), warnings };
   }

@@ -13,11 +13,17 @@ export function registerEngineCommands(program: Command): void {
     .command('bench')
     .argument('[depth]', 'search depth', String(DEFAULT_BENCH_DEPTH))
     .option('--threads <n>', `instead: time to depth with n threads (2..${MAX_THREADS}) against 1, alternating, and the speed-up`)
-    .option('--runs <n>', 'search the positions n times in one process and report the median pass (default 1); with --threads: how many times each is measured (default 3)')
-    .description('search the bench positions to a fixed depth (single thread, 16 MB hash) and print the node count; with --threads, measure parallel speed-up')
+    .option(
+      '--runs <n>',
+      'search the positions n times in one process and report the median pass (default 1); with --threads: how many times each is measured (default 3)',
+    )
+    .description(
+      'search the bench positions to a fixed depth (single thread, 16 MB hash) and print the node count; with --threads, measure parallel speed-up',
+    )
     .action((depthText: string, opts: { threads?: string; runs?: string }) => {
       const depth = Number(depthText);
-      if (!Number.isInteger(depth) || depth < 1 || depth > 60) program.error(`error: bench depth must be an integer from 1 to 60, got '${depthText}'`);
+      if (!Number.isInteger(depth) || depth < 1 || depth > 60)
+        program.error(`error: bench depth must be an integer from 1 to 60, got '${depthText}'`);
       const runsText = opts.runs ?? (opts.threads === undefined ? '1' : '3');
       const runs = Number(runsText);
       if (!Number.isInteger(runs) || runs < 1) program.error(`error: --runs must be a positive integer, got '${runsText}'`);
@@ -26,7 +32,8 @@ export function registerEngineCommands(program: Command): void {
         return;
       }
       const threads = Number(opts.threads);
-      if (!Number.isInteger(threads) || threads < 2 || threads > MAX_THREADS) program.error(`error: --threads must be an integer from 2 to ${MAX_THREADS}, got '${opts.threads}'`);
+      if (!Number.isInteger(threads) || threads < 2 || threads > MAX_THREADS)
+        program.error(`error: --threads must be an integer from 2 to ${MAX_THREADS}, got '${opts.threads}'`);
       const pool = new ThreadPool(startSearchWorker, (text) => process.stderr.write(`${text}\n`));
       pool.setThreads(threads);
       if (pool.helpers !== threads - 1) program.error('error: the helper threads could not be started');
@@ -61,5 +68,9 @@ export function registerEngineCommands(program: Command): void {
       });
   };
   passThrough('tune', 'Texel-tune the evaluation: tune --data <file> [--out <weights.ts>] (tune --help lists the options)', tuneMain);
-  passThrough('texel-data', 'turn PGN games into labelled positions: texel-data --pgn <file> [--pgn ...] [--out <file>] [--skip-moves n]', texelDataMain);
+  passThrough(
+    'texel-data',
+    'turn PGN games into labelled positions: texel-data --pgn <file> [--pgn ...] [--out <file>] [--skip-moves n]',
+    texelDataMain,
+  );
 }

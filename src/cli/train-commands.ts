@@ -6,7 +6,14 @@ import { DEFAULT_SELFPLAY_SETTINGS, type SelfPlaySettings } from '../train/selfp
 import { runSelfPlay } from '../train/selfplay-run.js';
 
 /** Reads an integer option within [min, max], or exits with a one-line error. */
-function integer(program: Command, name: string, text: string | undefined, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+function integer(
+  program: Command,
+  name: string,
+  text: string | undefined,
+  fallback: number,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   if (text === undefined) return fallback;
   const n = Number(text);
   if (!Number.isInteger(n) || n < min || n > max) program.error(`error: ${name} must be an integer from ${min} to ${max}, got '${text}'`);
@@ -48,7 +55,9 @@ export function registerTrainCommands(program: Command): void {
   const d = DEFAULT_SELFPLAY_SETTINGS;
   program
     .command('selfplay')
-    .description('play Kestrel against itself and append the games, with every position\'s score, to a viriformat file (training data for the network)')
+    .description(
+      "play Kestrel against itself and append the games, with every position's score, to a viriformat file (training data for the network)",
+    )
     .requiredOption('--out <file>', 'viriformat file to append to (a run resumes where the file ends)')
     .option('--threads <n>', 'games played at once, one per worker thread', '1')
     .option('--games <n>', 'stop once the file holds n games')
@@ -74,7 +83,8 @@ export function registerTrainCommands(program: Command): void {
       if (hours !== undefined && !(hours > 0)) program.error(`error: --hours must be a positive number, got '${opts.hours}'`);
       const games = opts.games === undefined ? undefined : integer(program, '--games', opts.games, 0, 1);
       const positions = opts.positions === undefined ? undefined : integer(program, '--positions', opts.positions, 0, 1);
-      if (games === undefined && positions === undefined && hours === undefined) program.error('error: say when to stop: --games, --positions or --hours');
+      if (games === undefined && positions === undefined && hours === undefined)
+        program.error('error: say when to stop: --games, --positions or --hours');
       const done = await runSelfPlay({
         out: opts.out,
         threads: integer(program, '--threads', opts.threads, 1, 1, 64),

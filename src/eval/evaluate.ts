@@ -29,16 +29,7 @@ import type { Position } from '../board/position.js';
 import { cannotMate } from '../board/rules.js';
 import { BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE } from '../board/types.js';
 import { SCALE_NORMAL, endgameScale } from './endgame.js';
-import {
-  PAWN_CACHE,
-  PC_KING,
-  PC_PAWNS,
-  PC_PASSED_HI,
-  PC_PASSED_LO,
-  PC_SHELTER,
-  pawnCacheHit,
-  pawnCacheSlot,
-} from './pawn-cache.js';
+import { PAWN_CACHE, PC_KING, PC_PAWNS, PC_PASSED_HI, PC_PASSED_LO, PC_SHELTER, pawnCacheHit, pawnCacheSlot } from './pawn-cache.js';
 import {
   BACKWARD,
   BISHOP_PAIR,
@@ -70,17 +61,7 @@ import {
 } from './layout.js';
 import { PACKED, unpackEg, unpackMg } from './params.js';
 import { MAX_PHASE } from './psqt.js';
-import {
-  ADJACENT_FILES,
-  AHEAD_RANKS,
-  BESIDE,
-  DISTANCE,
-  FILE_MASK,
-  FORWARD_FILE,
-  KING_ZONE,
-  PASSED_SPAN,
-  SUPPORT_SPAN,
-} from './tables.js';
+import { ADJACENT_FILES, AHEAD_RANKS, BESIDE, DISTANCE, FILE_MASK, FORWARD_FILE, KING_ZONE, PASSED_SPAN, SUPPORT_SPAN } from './tables.js';
 
 const FILE_A = 0x01010101;
 const FILE_H = 0x80808080 | 0;
@@ -295,7 +276,10 @@ function pawnTerms(pos: Position, kingSq: Int32Array): number {
   const bHi = pos.hi(8 | PAWN);
   if (tracing) {
     return (
-      pawnStructure(pos, WHITE) - pawnStructure(pos, BLACK) + kingShelter(pos, kingSq[WHITE], WHITE) - kingShelter(pos, kingSq[BLACK], BLACK)
+      pawnStructure(pos, WHITE) -
+      pawnStructure(pos, BLACK) +
+      kingShelter(pos, kingSq[WHITE], WHITE) -
+      kingShelter(pos, kingSq[BLACK], BLACK)
     );
   }
   let sum: number;

@@ -17,11 +17,16 @@ function cp(v: number): string {
 export function explainEval(pos: Position): string {
   const score = traceEvaluate(pos);
   const [phase, scale, drawn] = TRACE_INFO;
-  const blend = (m: number, e: number): number =>
-    (m * phase * SCALE_NORMAL + e * (MAX_PHASE - phase) * scale) / (MAX_PHASE * SCALE_NORMAL);
+  const blend = (m: number, e: number): number => (m * phase * SCALE_NORMAL + e * (MAX_PHASE - phase) * scale) / (MAX_PHASE * SCALE_NORMAL);
   const lines: string[] = [];
   const row = (cells: string[]): void => {
-    lines.push(cells[0].padEnd(20) + cells.slice(1).map((c) => c.padStart(8)).join(' '));
+    lines.push(
+      cells[0].padEnd(20) +
+        cells
+          .slice(1)
+          .map((c) => c.padStart(8))
+          .join(' '),
+    );
   };
   row(['term', 'W mg', 'W eg', 'B mg', 'B eg', 'net mg', 'net eg', 'blended']);
   lines.push('-'.repeat(20 + 8 * 8));

@@ -40,9 +40,7 @@ export function pawnCacheSlot(wLo: number, wHi: number, bLo: number, bHi: number
 
 /** True when the entry at slot holds exactly these pawns. */
 export function pawnCacheHit(slot: number, wLo: number, wHi: number, bLo: number, bHi: number): boolean {
-  return (
-    PAWN_CACHE[slot] === wLo && PAWN_CACHE[slot + 1] === wHi && PAWN_CACHE[slot + 2] === bLo && PAWN_CACHE[slot + 3] === bHi
-  );
+  return PAWN_CACHE[slot] === wLo && PAWN_CACHE[slot + 1] === wHi && PAWN_CACHE[slot + 2] === bLo && PAWN_CACHE[slot + 3] === bHi;
 }
 
 /** Forgets every entry (an empty entry's zero pawns match only pawnless positions, whose structure scores 0). */

@@ -110,7 +110,9 @@ export function runBench(depth: number = DEFAULT_BENCH_DEPTH, emit: (line: strin
       ms += performance.now() - t0;
       nodes += searcher.nodes;
       if (run === 1) {
-        emit(`Position ${String(i + 1).padStart(2)}/${BENCH_POSITIONS.length}: bestmove ${moveToUci(pos, result.move).padEnd(5)} nodes ${searcher.nodes}  ${fen}`);
+        emit(
+          `Position ${String(i + 1).padStart(2)}/${BENCH_POSITIONS.length}: bestmove ${moveToUci(pos, result.move).padEnd(5)} nodes ${searcher.nodes}  ${fen}`,
+        );
       }
     });
     passes.push({ nodes, ms });
@@ -177,7 +179,12 @@ function median(values: number[]): number {
  * An untimed pass first warms every thread's compiled code (as a game's
  * first moves do), so that the runs compare steady speeds.
  */
-export function runThreadBench(depth: number, runs: number, pool: BenchHelpers, emit: (line: string) => void = (l) => console.log(l)): void {
+export function runThreadBench(
+  depth: number,
+  runs: number,
+  pool: BenchHelpers,
+  emit: (line: string) => void = (l) => console.log(l),
+): void {
   const threads = pool.helpers + 1;
   const single = new Searcher(16);
   const parallel = new Searcher(16);

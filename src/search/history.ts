@@ -150,5 +150,5 @@ function historyBonus(depth: number): number {
 
 /** A history score moved by bonus, less the further it already is from zero: it stays within ±HISTORY_MAX. */
 function gravity(h: number, bonus: number): number {
-  return h + bonus - ((h * Math.abs(bonus)) / HISTORY_MAX | 0);
+  return h + bonus - (((h * Math.abs(bonus)) / HISTORY_MAX) | 0);
 }

@@ -155,7 +155,14 @@ export class Searcher {
    * lines count the nodes of all. A helper (whose table's age the caller
    * has set) searches until its control's stop flag, without reports.
    */
-  go(pos: Position, params: GoParams, options: SearchOptions, control: SearchControl, report: SearchReport = NO_REPORT, role?: ThreadRole): SearchResult {
+  go(
+    pos: Position,
+    params: GoParams,
+    options: SearchOptions,
+    control: SearchControl,
+    report: SearchReport = NO_REPORT,
+    role?: ThreadRole,
+  ): SearchResult {
     this.begin(pos, params, options, control, report, role);
     const isHelper = this.threadIndex > 0;
     const maxDepth = Math.min(MAX_PLY - 4, params.depth !== undefined && params.depth > 0 ? params.depth : MAX_PLY - 4);
@@ -215,7 +222,10 @@ export class Searcher {
       if (this.nodeLimitTotal > 0 && this.totalNodes() >= this.nodeLimitTotal) break;
       if (params.softNodes !== undefined && this.totalNodes() >= params.softNodes) break;
       const mateIn = Math.abs(bestScore) >= MATE_BOUND ? MATE - Math.abs(bestScore) : 0;
-      if (this.time.stopAfterIteration(depth, bestScore, changed, allowed === 1, mateIn, performance.now() - this.startTime, this.pondering)) break;
+      if (
+        this.time.stopAfterIteration(depth, bestScore, changed, allowed === 1, mateIn, performance.now() - this.startTime, this.pondering)
+      )
+        break;
       this.checkPonderhit();
     }
 
@@ -236,7 +246,8 @@ export class Searcher {
       // better move; so has one that completed the depth asked for first.
       this.rootExcludedCount = searchmovesExcluded;
       const playable = (move: number): boolean => this.moves.subarray(0, rootCount).includes(move) && !this.isRootExcluded(move);
-      const helper = multiPv === 1 ? bestHelperResult(this.helpers, completedDepth, this.stoppedByHelper ? -INFINITE : bestScore, playable) : null;
+      const helper =
+        multiPv === 1 ? bestHelperResult(this.helpers, completedDepth, this.stoppedByHelper ? -INFINITE : bestScore, playable) : null;
       if (helper !== null) {
         bestMove = helper.pv[0];
         line = lastPv = helper.pv;
@@ -251,7 +262,14 @@ export class Searcher {
   }
 
   /** Sets up the search's state, limits and role for one `go`. */
-  private begin(pos: Position, params: GoParams, options: SearchOptions, control: SearchControl, report: SearchReport, role?: ThreadRole): void {
+  private begin(
+    pos: Position,
+    params: GoParams,
+    options: SearchOptions,
+    control: SearchControl,
+    report: SearchReport,
+    role?: ThreadRole,
+  ): void {
     this.helpers = role?.kind === 'main' && role.helpers.count > 0 ? role.helpers : null;
     this.shared = role === undefined ? null : role.kind === 'main' ? (this.helpers === null ? null : role.helpers.state) : role.state;
     this.threadIndex = role?.kind === 'helper' ? role.index : 0;
@@ -479,7 +497,8 @@ export class Searcher {
     const inCheck = pos.inCheck();
     if (!isRoot) {
       // A checkmate on the hundredth half-move still counts as mate.
-      if (this.isDraw() && !(pos.halfmove >= 100 && inCheck && generateMoves(pos, this.moves, ply * MAX_MOVES, false) === ply * MAX_MOVES)) return 0;
+      if (this.isDraw() && !(pos.halfmove >= 100 && inCheck && generateMoves(pos, this.moves, ply * MAX_MOVES, false) === ply * MAX_MOVES))
+        return 0;
       if (ply >= MAX_PLY - 2) return inCheck ? 0 : evaluate(pos);
       // Mate-distance pruning: no line from here can beat a mate already found closer to the root.
       alpha = Math.max(alpha, -MATE + ply);
@@ -584,7 +603,13 @@ export class Searcher {
       if (isRoot && this.showCurrMove) this.report({ type: 'currmove', depth, move, number: moveCount + 1 });
 
       let extension = 0;
-      if (fromTT && depth >= P.SINGULAR_MIN_DEPTH && excluded === 0 && ttDepth >= depth - P.SINGULAR_TT_DEPTH_MARGIN && ply < P.SINGULAR_MAX_PLY_FACTOR * this.rootDepth) {
+      if (
+        fromTT &&
+        depth >= P.SINGULAR_MIN_DEPTH &&
+        excluded === 0 &&
+        ttDepth >= depth - P.SINGULAR_TT_DEPTH_MARGIN &&
+        ply < P.SINGULAR_MAX_PLY_FACTOR * this.rootDepth
+      ) {
         extension = this.singularExtension(move, beta, depth, ply, cutNode, isPv, ttScore, ttBound);
         if (this.stopped) return 0;
         if (extension === MULTI_CUT) return ttScore - P.SINGULAR_MARGIN * depth;
@@ -643,7 +668,8 @@ export class Searcher {
     if (picker.generated === 0) return inCheck ? -MATE + ply : 0;
     // Every move was excluded (MultiPV / searchmoves) or pruned.
     if (moveCount === 0) return isRoot ? -INFINITE : alpha;
-    if (!(isRoot && this.rootExcludedCount > 0) && excluded === 0) this.storeResult(depth, ply, bestScore, bestMove, alphaOrig, beta, inCheck, rawEval, staticEval);
+    if (!(isRoot && this.rootExcludedCount > 0) && excluded === 0)
+      this.storeResult(depth, ply, bestScore, bestMove, alphaOrig, beta, inCheck, rawEval, staticEval);
     return bestScore;
   }
 
@@ -652,7 +678,15 @@ export class Searcher {
    * variation): reverse futility, razoring, null move. The score to return
    * when the node is pruned, else NO_EVAL.
    */
-  private pruneNode(alpha: number, beta: number, depth: number, ply: number, cutNode: boolean, estimate: number, improving: boolean): number {
+  private pruneNode(
+    alpha: number,
+    beta: number,
+    depth: number,
+    ply: number,
+    cutNode: boolean,
+    estimate: number,
+    improving: boolean,
+  ): number {
     const pos = this.pos;
     // Reverse futility: far above beta even with a margin per remaining ply.
     if (depth <= P.RFP_MAX_DEPTH && estimate - P.RFP_MARGIN * (depth - (improving ? 1 : 0)) >= beta && Math.abs(beta) < MATE_BOUND) {
@@ -691,7 +725,16 @@ export class Searcher {
    * When the table's score was already above beta but others are not far
    * behind, the hash move is searched one ply shallower (-1).
    */
-  private singularExtension(move: number, beta: number, depth: number, ply: number, cutNode: boolean, isPv: boolean, ttScore: number, ttBound: number): number {
+  private singularExtension(
+    move: number,
+    beta: number,
+    depth: number,
+    ply: number,
+    cutNode: boolean,
+    isPv: boolean,
+    ttScore: number,
+    ttBound: number,
+  ): number {
     if ((ttBound !== BOUND_LOWER && ttBound !== BOUND_EXACT) || Math.abs(ttScore) >= MATE_BOUND) return 0;
     const singularBeta = ttScore - P.SINGULAR_MARGIN * depth;
     this.excludedAt[ply] = move;
@@ -707,7 +750,19 @@ export class Searcher {
   }
 
   /** The late-move reduction of a quiet move (before clamping to the depth left). */
-  private reduction(move: number, depth: number, moveCount: number, ply: number, isPv: boolean, cutNode: boolean, improving: boolean, ttMoveNoisy: boolean, givesCheck: boolean, cont1: number, cont2: number): number {
+  private reduction(
+    move: number,
+    depth: number,
+    moveCount: number,
+    ply: number,
+    isPv: boolean,
+    cutNode: boolean,
+    improving: boolean,
+    ttMoveNoisy: boolean,
+    givesCheck: boolean,
+    cont1: number,
+    cont2: number,
+  ): number {
     let r = LMR[Math.min(depth, 63) * 64 + Math.min(moveCount, 63)];
     if (isPv) r--;
     if (cutNode) r++;
@@ -726,7 +781,17 @@ export class Searcher {
    * that shows one (a fail-high below the eval says nothing), and not from
    * captures, whose gain the evaluation is not meant to see.
    */
-  private storeResult(depth: number, ply: number, bestScore: number, bestMove: number, alphaOrig: number, beta: number, inCheck: boolean, rawEval: number, staticEval: number): void {
+  private storeResult(
+    depth: number,
+    ply: number,
+    bestScore: number,
+    bestMove: number,
+    alphaOrig: number,
+    beta: number,
+    inCheck: boolean,
+    rawEval: number,
+    staticEval: number,
+  ): void {
     const pos = this.pos;
     const bound = bestScore >= beta ? BOUND_LOWER : bestScore > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
     this.tt.store(pos.keyLo, pos.keyHi, bestMove, depth, bound, scoreToTT(bestScore, ply), rawEval === NO_EVAL ? 0 : rawEval);

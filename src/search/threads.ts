@@ -139,7 +139,12 @@ export class ThreadState {
  * better score than `depth` / `score` (the main searcher's), if any, whose
  * move the search may play.
  */
-export function bestHelperResult(helpers: HelperThreads, depth: number, score: number, playable: (move: number) => boolean): HelperResult | null {
+export function bestHelperResult(
+  helpers: HelperThreads,
+  depth: number,
+  score: number,
+  playable: (move: number) => boolean,
+): HelperResult | null {
   let best: HelperResult | null = null;
   for (let i = 1; i <= helpers.count; i++) {
     const r = helpers.state.result(i);
@@ -180,9 +185,7 @@ export interface HelperThreads {
 }
 
 /** How a searcher takes part in a parallel search (the argument of Searcher.go). */
-export type ThreadRole =
-  | { kind: 'main'; helpers: HelperThreads }
-  | { kind: 'helper'; index: number; state: ThreadState };
+export type ThreadRole = { kind: 'main'; helpers: HelperThreads } | { kind: 'helper'; index: number; state: ThreadState };
 
 // Lazy SMP divergence: helpers skip some iterations, so that the threads
 // are spread over neighbouring depths instead of all searching the same one.

@@ -40,7 +40,8 @@ export function computeTimeBudget(params: GoParams, side: number, moveOverhead: 
   const inc = Math.max(0, (side === 0 ? params.winc : params.binc) ?? 0);
   // Keep the overhead in reserve, and never plan on the last few milliseconds.
   const available = Math.max(1, time - moveOverhead);
-  const movesToGo = params.movestogo !== undefined && params.movestogo > 0 ? Math.min(params.movestogo, TIME_MOVES_TO_GO_MAX) : TIME_MOVES_TO_GO;
+  const movesToGo =
+    params.movestogo !== undefined && params.movestogo > 0 ? Math.min(params.movestogo, TIME_MOVES_TO_GO_MAX) : TIME_MOVES_TO_GO;
   // A reserve the plan does not spend: when the clock has run down to what
   // the increment pays for, about ten increments (and 100 ms) are still left,
   // so that a stall of the machine (other processes, a garbage collection)
@@ -83,7 +84,15 @@ export class TimeManager {
    * differs from the last iteration's. True when the search should stop:
    * the next iteration would rarely finish in time, or the move is forced.
    */
-  stopAfterIteration(depth: number, bestScore: number, bestMoveChanged: boolean, onlyMove: boolean, mateIn: number, elapsedMs: number, pondering: boolean): boolean {
+  stopAfterIteration(
+    depth: number,
+    bestScore: number,
+    bestMoveChanged: boolean,
+    onlyMove: boolean,
+    mateIn: number,
+    elapsedMs: number,
+    pondering: boolean,
+  ): boolean {
     if (bestMoveChanged && depth > 1) this.instability += 1;
     if (this.timed && !pondering) {
       if (onlyMove && depth >= 2) return true;

@@ -46,7 +46,8 @@ function resume(out: string, log: (line: string) => void): { games: number; posi
     truncateSync(out, index.completeBytes);
   }
   const positions = index.plies.reduce((a, b) => a + b, 0);
-  if (index.offsets.length > 0) log(`${out}: ${index.offsets.length} games (${positions} positions) already there; resuming at game ${index.offsets.length}`);
+  if (index.offsets.length > 0)
+    log(`${out}: ${index.offsets.length} games (${positions} positions) already there; resuming at game ${index.offsets.length}`);
   return { games: index.offsets.length, positions };
 }
 
@@ -56,7 +57,10 @@ function clock(ms: number): string {
 }
 
 /** Plays the run; resolves with the games and positions written by it. */
-export function runSelfPlay(run: SelfPlayRun, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<{ games: number; positions: number }> {
+export function runSelfPlay(
+  run: SelfPlayRun,
+  log: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+): Promise<{ games: number; positions: number }> {
   const before = resume(run.out, log);
   const fd = openSync(run.out, 'a');
   const started = performance.now();
@@ -171,4 +175,3 @@ export function isSelfPlayWorker(): boolean {
 
 // Under tsx the worker loads this module itself (see platform/worker.ts).
 if (isSelfPlayWorker() && import.meta.url.endsWith('.ts')) runSelfPlayWorker();
-

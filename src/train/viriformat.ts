@@ -148,7 +148,13 @@ export function unpackMove(pos: Position, packed: number): number {
 }
 
 /** One game as viriformat bytes: start position, result, and per ply the move and White's score. */
-export function encodeGame(start: Position, result: number, moves: ArrayLike<number>, whiteScores: ArrayLike<number>, plies: number): Uint8Array {
+export function encodeGame(
+  start: Position,
+  result: number,
+  moves: ArrayLike<number>,
+  whiteScores: ArrayLike<number>,
+  plies: number,
+): Uint8Array {
   const out = new Uint8Array(PACKED_BOARD_BYTES + (plies + 1) * PLY_BYTES);
   packBoard(start, result, out, 0);
   const view = new DataView(out.buffer);

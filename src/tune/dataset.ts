@@ -54,15 +54,13 @@ export function parseLabelledLine(line: string): Labelled | null {
   let resultText: string;
   let gameText: string | undefined;
   let scoreText: string | undefined;
-  let m: RegExpExecArray | null;
-  if ((m = /^([^|]*?)\s*\|\s*([^|]+?)\s*(?:\|\s*(\d+)\s*(?:\|\s*([+-]?\d+)\s*)?)?$/.exec(text))) {
-    [, fenPart, resultText, gameText, scoreText] = m;
-  } else if ((m = /^(.*?)\s*\[\s*([^\]]+?)\s*\]\s*$/.exec(text))) {
-    [, fenPart, resultText] = m;
-  } else if ((m = /^(.*?)\s*\bc9\s+"([^"]+)"/.exec(text))) {
-    [, fenPart, resultText] = m;
-  } else if ((m = /^(.*?)\s*;\s*(\S+)\s*$/.exec(text))) {
-    [, fenPart, resultText] = m;
+  const piped = /^([^|]*?)\s*\|\s*([^|]+?)\s*(?:\|\s*(\d+)\s*(?:\|\s*([+-]?\d+)\s*)?)?$/.exec(text);
+  const other =
+    piped ?? /^(.*?)\s*\[\s*([^\]]+?)\s*\]\s*$/.exec(text) ?? /^(.*?)\s*\bc9\s+"([^"]+)"/.exec(text) ?? /^(.*?)\s*;\s*(\S+)\s*$/.exec(text);
+  if (piped !== null) {
+    [, fenPart, resultText, gameText, scoreText] = piped;
+  } else if (other !== null) {
+    [, fenPart, resultText] = other;
   } else {
     return null;
   }
@@ -306,7 +304,10 @@ export function emptyStats(): LoadStats {
  * Reads labelled data files (any format parseLabelledLine accepts) into a
  * TraceSet; each file numbers its games on its own (game 0 of two files are two games).
  */
-export async function loadDataset(paths: string | readonly string[], options: LoadOptions = {}): Promise<{ set: TraceSet; stats: LoadStats }> {
+export async function loadDataset(
+  paths: string | readonly string[],
+  options: LoadOptions = {},
+): Promise<{ set: TraceSet; stats: LoadStats }> {
   const set = new TraceSet();
   const stats = emptyStats();
   for (const path of typeof paths === 'string' ? [paths] : paths) {
@@ -359,7 +360,9 @@ export function gameFolds(set: TraceSet, folds: number, seed = 1): Int32Array {
   const keys = [...new Set(set.gameKey)];
   const order = keys.map((key) => ({ key, h: hashKey(key, seed) })).sort((a, b) => a.h - b.h || (a.key < b.key ? -1 : 1));
   const foldOfKey = new Map<string, number>();
-  order.forEach((o, r) => foldOfKey.set(o.key, r % folds));
+  order.forEach((o, r) => {
+    foldOfKey.set(o.key, r % folds);
+  });
   const fold = new Int32Array(set.count);
   for (let p = 0; p < set.count; p++) fold[p] = foldOfKey.get(set.gameKey[set.game[p]]) ?? 0;
   return fold;

@@ -10,7 +10,7 @@ function pair(mg: number, eg: number): string {
 /** The text of a weights.ts module holding mg/eg; `header` lines become comments at the top. */
 export function weightsSource(mg: ArrayLike<number>, eg: ArrayLike<number>, header: readonly string[] = []): string {
   const out: string[] = [];
-  out.push('// Evaluation weights: [midgame, endgame] pairs in centipawns, from White\'s');
+  out.push("// Evaluation weights: [midgame, endgame] pairs in centipawns, from White's");
   out.push('// point of view. What each term means, and its order: src/eval/layout.ts.');
   out.push('// Piece-square tables are listed from a1 (first pair) to h8, one rank a row.');
   for (const line of header) out.push(`// ${line}`);

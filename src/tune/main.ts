@@ -174,7 +174,7 @@ export interface CrossValidation {
  * held-out fold, as a normal run does). Writes no weights.
  */
 export async function runCrossValidation(cmd: TuneCommand, folds: number): Promise<CrossValidation> {
-  const log = (line: string): void => void process.stderr.write(line + '\n');
+  const log = (line: string): void => void process.stderr.write(`${line}\n`);
   const t0 = performance.now();
   const { set, stats } = await loadDataset(cmd.data, { quietFilter: cmd.quietFilter ?? true, limit: cmd.limit });
   log(describeStats(cmd.data, stats, set, (performance.now() - t0) / 1000));
@@ -201,13 +201,15 @@ export async function runCrossValidation(cmd: TuneCommand, folds: number): Promi
     positions += valid.count;
   }
   ({ diff: out.gain, se: out.se } = pairedDifference(before, after, positions));
-  log(`cross-validation, ${folds} folds: validation error lower by ${out.gain.toExponential(2)} +- ${out.se.toExponential(2)} (standard error by game)`);
+  log(
+    `cross-validation, ${folds} folds: validation error lower by ${out.gain.toExponential(2)} +- ${out.se.toExponential(2)} (standard error by game)`,
+  );
   return out;
 }
 
 /** Loads the data, tunes from the current weights and writes a weights.ts. Progress goes to stderr. */
 export async function runTune(cmd: TuneCommand): Promise<TuneResult> {
-  const log = (line: string): void => void process.stderr.write(line + '\n');
+  const log = (line: string): void => void process.stderr.write(`${line}\n`);
   const t0 = performance.now();
   const loadOptions = { quietFilter: cmd.quietFilter ?? true, limit: cmd.limit };
   const { set, stats } = await loadDataset(cmd.data, loadOptions);
@@ -243,16 +245,23 @@ export async function runTune(cmd: TuneCommand): Promise<TuneResult> {
   const gainText = `lower by ${gain.diff.toExponential(2)} +- ${gain.se.toExponential(2)} (standard error by game)`;
   log(
     `train ${result.errorBefore.toFixed(6)} -> ${result.errorAfter.toFixed(6)}` +
-      (hasValid ? `, valid ${result.validBefore.toFixed(6)} -> ${result.validAfter.toFixed(6)}, ${gainText}; epoch ${result.bestEpoch} of ${result.epochs}` : '') +
+      (hasValid
+        ? `, valid ${result.validBefore.toFixed(6)} -> ${result.validAfter.toFixed(6)}, ${gainText}; epoch ${result.bestEpoch} of ${result.epochs}`
+        : '') +
       ` (K ${result.k.toFixed(6)})`,
   );
-  if (hasValid && result.validAfter >= result.validBefore) log('warning: the tuned weights do not predict the held-out games better than the starting weights');
-  else if (hasValid && gain.diff < 2 * gain.se) log('note: the validation gain is within two standard errors; `--folds 5` measures it on all the games');
+  if (hasValid && result.validAfter >= result.validBefore)
+    log('warning: the tuned weights do not predict the held-out games better than the starting weights');
+  else if (hasValid && gain.diff < 2 * gain.se)
+    log('note: the validation gain is within two standard errors; `--folds 5` measures it on all the games');
   const eff = effectiveMaterial(result.mg, result.eg);
-  log(`effective piece values (material + average placement), mg/eg: ${eff.map(([m, e], t) => `${PLAUSIBLE[t][0]} ${Math.round(m)}/${Math.round(e)}`).join('  ')}`);
+  log(
+    `effective piece values (material + average placement), mg/eg: ${eff.map(([m, e], t) => `${PLAUSIBLE[t][0]} ${Math.round(m)}/${Math.round(e)}`).join('  ')}`,
+  );
   eff.forEach(([m, e], t) => {
     const [name, lo, hi] = PLAUSIBLE[t];
-    if (Math.min(m, e) < lo || Math.max(m, e) > hi) log(`warning: implausible value of ${name}: ${Math.round(m)}/${Math.round(e)} (expected ${lo}..${hi})`);
+    if (Math.min(m, e) < lo || Math.max(m, e) > hi)
+      log(`warning: implausible value of ${name}: ${Math.round(m)}/${Math.round(e)} (expected ${lo}..${hi})`);
   });
   const changes: { i: number; phase: string; from: number; to: number }[] = [];
   for (let i = 0; i < NUM_PARAMS; i++) {
@@ -319,7 +328,8 @@ const TUNE_USAGE = `usage: tune --data <file> [--data <file> ...] [--out <file>]
 function numberArg(name: string, s: string | undefined, check?: (v: number) => boolean, expected = 'a number'): number | undefined {
   if (s === undefined) return undefined;
   const v = Number(s);
-  if (s.trim() === '' || !Number.isFinite(v) || (check !== undefined && !check(v))) throw new Error(`--${name} needs ${expected}, got '${s}'`);
+  if (s.trim() === '' || !Number.isFinite(v) || (check !== undefined && !check(v)))
+    throw new Error(`--${name} needs ${expected}, got '${s}'`);
   return v;
 }
 
@@ -353,7 +363,7 @@ export async function tuneMain(args: string[]): Promise<number> {
     },
   });
   if (values.data === undefined || values.data.length === 0) {
-    process.stderr.write(TUNE_USAGE + '\n');
+    process.stderr.write(`${TUNE_USAGE}\n`);
     return 2;
   }
   const optimizer = values.optimizer;
@@ -407,7 +417,9 @@ export async function texelDataMain(args: string[]): Promise<number> {
     },
   });
   if (values.pgn === undefined || values.pgn.length === 0) {
-    process.stderr.write('usage: texel-data --pgn <file> [--pgn <file> ...] [--out <file>] [--skip-moves n] [--sample p] [--seed n] [--keep-duplicates]\n');
+    process.stderr.write(
+      'usage: texel-data --pgn <file> [--pgn <file> ...] [--out <file>] [--skip-moves n] [--sample p] [--seed n] [--keep-duplicates]\n',
+    );
     return 2;
   }
   const stats = await pgnToData(values.pgn, values.out ?? '-', {

@@ -66,7 +66,12 @@ function random01(state: Int32Array): number {
 }
 
 /** Extracts the labelled quiet positions of one game (none if it has no result). */
-export function gamePositions(game: PgnGame, options: DatagenOptions, stats: GameStats, rng = Int32Array.of(options.seed ?? 1)): Labelled[] {
+export function gamePositions(
+  game: PgnGame,
+  options: DatagenOptions,
+  stats: GameStats,
+  rng = Int32Array.of(options.seed ?? 1),
+): Labelled[] {
   const result = RESULT_FOR_WHITE[game.result];
   if (result === undefined) {
     stats.skippedGames++;
@@ -128,7 +133,7 @@ export async function pgnToData(pgnFiles: readonly string[], out: string, option
       }
       const number = stats.games;
       const lines = gamePositions(game, options, stats, rng).map((item) => formatLabelled({ ...item, game: number }));
-      if (lines.length > 0 && !sink.write(lines.join('\n') + '\n')) {
+      if (lines.length > 0 && !sink.write(`${lines.join('\n')}\n`)) {
         await new Promise<void>((resolve) => sink.once('drain', () => resolve()));
       }
     }

@@ -347,7 +347,15 @@ function gradient(
  * The Gauss-Newton Hessian of the mean squared error (at the weights where
  * slope2 = (s (1 - s))^2 was taken) times the vector v (into out).
  */
-function hessianTimes(set: TraceSet, slope2: Float64Array, k: number, vMg: Float64Array, vEg: Float64Array, outMg: Float64Array, outEg: Float64Array): void {
+function hessianTimes(
+  set: TraceSet,
+  slope2: Float64Array,
+  k: number,
+  vMg: Float64Array,
+  vEg: Float64Array,
+  outMg: Float64Array,
+  outEg: Float64Array,
+): void {
   const { start, index, coef, mgFactor, egFactor } = set;
   outMg.fill(0);
   outEg.fill(0);
@@ -626,10 +634,10 @@ export function tune(set: TraceSet, startMg: ArrayLike<number>, startEg: ArrayLi
         const lr = lr0 * (0.1 + 0.9 * 0.5 * (1 + Math.cos((Math.PI * (step - 1)) / options.epochs)));
         m1[q] = ADAM_BETA1 * m1[q] + (1 - ADAM_BETA1) * grad;
         m2[q] = ADAM_BETA2 * m2[q] + (1 - ADAM_BETA2) * grad * grad;
-        delta = -(lr * (m1[q] / (1 - Math.pow(ADAM_BETA1, step)))) / (Math.sqrt(m2[q] / (1 - Math.pow(ADAM_BETA2, step))) + 1e-12);
+        delta = -(lr * (m1[q] / (1 - ADAM_BETA1 ** step))) / (Math.sqrt(m2[q] / (1 - ADAM_BETA2 ** step)) + 1e-12);
       } else {
         // Preconditioned step with heavy-ball momentum.
-        m1[q] = momentum * m1[q] - ((lr0 / lambda) * grad) * precond[q];
+        m1[q] = momentum * m1[q] - (lr0 / lambda) * grad * precond[q];
         delta = m1[q];
       }
       if (q < n) mg[i] += delta;

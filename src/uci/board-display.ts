@@ -15,7 +15,7 @@ function attacks(pos: Position, from: number, to: number): boolean {
   const adr = Math.abs(dr);
   switch (type) {
     case PAWN:
-      return adf === 1 && dr === ((piece >> 3) === WHITE ? 1 : -1);
+      return adf === 1 && dr === (piece >> 3 === WHITE ? 1 : -1);
     case KNIGHT:
       return (adf === 1 && adr === 2) || (adf === 2 && adr === 1);
     case KING:
@@ -52,14 +52,14 @@ export function boardDiagram(pos: Position): string[] {
     let row = ' |';
     for (let file = 0; file < 8; file++) {
       const piece = pos.board[rank * 8 + file];
-      row += ' ' + (piece === 0 ? ' ' : pieceChar(piece)) + ' |';
+      row += ` ${piece === 0 ? ' ' : pieceChar(piece)} |`;
     }
-    lines.push(row + ' ' + (rank + 1), rule);
+    lines.push(`${row} ${rank + 1}`, rule);
   }
   lines.push('   a   b   c   d   e   f   g   h', '');
-  lines.push('Fen: ' + pos.fen());
-  lines.push('Key: ' + pos.keyHex().toUpperCase());
-  lines.push('Checkers: ' + checkers(pos).map(squareName).join(' '));
+  lines.push(`Fen: ${pos.fen()}`);
+  lines.push(`Key: ${pos.keyHex().toUpperCase()}`);
+  lines.push(`Checkers: ${checkers(pos).map(squareName).join(' ')}`);
   if (pos.chess960) lines.push('Chess960: true');
   return lines;
 }

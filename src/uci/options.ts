@@ -64,10 +64,10 @@ export function optionLines(): string[] {
       case 'check':
         return `option name ${d.name} type check default ${d.default}`;
       case 'combo':
-        return `option name ${d.name} type combo default ${d.default} ${d.vars.map((v) => 'var ' + v).join(' ')}`;
+        return `option name ${d.name} type combo default ${d.default} ${d.vars.map((v) => `var ${v}`).join(' ')}`;
       case 'button':
         return `option name ${d.name} type button`;
-      case 'string':
+      default:
         return `option name ${d.name} type string default ${d.default === '' ? '<empty>' : d.default}`;
     }
   });

@@ -17,17 +17,17 @@ export class Output {
 
   /** Writes one line (a newline is added; embedded line breaks become spaces). */
   write(line: string): void {
-    this.writeRaw(line.replace(/[\r\n]+/g, ' ') + '\n');
+    this.writeRaw(`${line.replace(/[\r\n]+/g, ' ')}\n`);
   }
 
   /** Writes several lines as one chunk. */
   writeLines(lines: string[]): void {
-    if (lines.length > 0) this.writeRaw(lines.map((l) => l.replace(/[\r\n]+/g, ' ')).join('\n') + '\n');
+    if (lines.length > 0) this.writeRaw(`${lines.map((l) => l.replace(/[\r\n]+/g, ' ')).join('\n')}\n`);
   }
 
   /** `info string <text>`, cut to 300 characters (it may echo arbitrary input). */
   info(text: string): void {
-    this.write('info string ' + (text.length <= 300 ? text : text.slice(0, 300) + '...'));
+    this.write(`info string ${text.length <= 300 ? text : `${text.slice(0, 300)}...`}`);
   }
 
   private writeRaw(chunk: string): void {

@@ -92,7 +92,7 @@ function clippedError(e: unknown): string {
 
 /** Input echoed in a message, cut to a readable length. */
 function clip(text: string, max = 100): string {
-  return text.length <= max ? text : text.slice(0, max) + '...';
+  return text.length <= max ? text : `${text.slice(0, max)}...`;
 }
 
 class UciEngine {
@@ -155,7 +155,10 @@ class UciEngine {
   handleLine(raw: string): void {
     if (this.quitting) return;
     try {
-      const tokens = raw.trim().split(/\s+/).filter((t) => t !== '');
+      const tokens = raw
+        .trim()
+        .split(/\s+/)
+        .filter((t) => t !== '');
       if (tokens.length === 0) return;
       // As the UCI spec asks, unknown words before a command are skipped ("joho debug on").
       const at = tokens.findIndex((t) => COMMANDS.has(t.toLowerCase()));
@@ -173,13 +176,7 @@ class UciEngine {
   private command(cmd: string, args: string[]): void {
     switch (cmd) {
       case 'uci':
-        this.out.writeLines([
-          `id name Kestrel ${engineVersion()}`,
-          'id author The Kestrel developers',
-          '',
-          ...optionLines(),
-          'uciok',
-        ]);
+        this.out.writeLines([`id name Kestrel ${engineVersion()}`, 'id author The Kestrel developers', '', ...optionLines(), 'uciok']);
         break;
       case 'isready':
         this.isReady();
@@ -426,10 +423,7 @@ class UciEngine {
     );
   }
 
-  private startJob(
-    init: Pick<Job, 'kind' | 'id' | 'control' | 'params' | 'position' | 'allowed'>,
-    post: () => void,
-  ): Job | null {
+  private startJob(init: Pick<Job, 'kind' | 'id' | 'control' | 'params' | 'position' | 'allowed'>, post: () => void): Job | null {
     const job: Job = { ...init, side: this.pos.side, lastPvMove: null, stopRequested: false, deadline: Infinity, timer: null };
     this.job = job;
     try {
@@ -475,10 +469,13 @@ class UciEngine {
     if (deadline >= job.deadline) return;
     job.deadline = deadline;
     if (job.timer !== null) clearTimeout(job.timer);
-    job.timer = setTimeout(() => {
-      job.timer = null;
-      if (this.job === job) this.abandon(job, why);
-    }, Math.max(1, Math.floor(ms)));
+    job.timer = setTimeout(
+      () => {
+        job.timer = null;
+        if (this.job === job) this.abandon(job, why);
+      },
+      Math.max(1, Math.floor(ms)),
+    );
   }
 
   private stop(): void {
@@ -626,7 +623,7 @@ class UciEngine {
       }
       // An isready still waiting was sent before the job started (isready
       // during a job is answered at once): its readyok comes first.
-      this.readyWaiters.forEach(() => this.out.write('readyok'));
+      for (let i = 0; i < this.readyWaiters.length; i++) this.out.write('readyok');
       this.readyWaiters = [];
       const left = this.job;
       if (left !== null && left.kind === 'go') this.finish(left, null, null);

@@ -42,7 +42,10 @@ describe('moveToUci and parseUciMove', () => {
 
   it('accepts both castling forms in standard mode, only king-takes-rook in Chess960', () => {
     const pos = new Position(CASTLING_FEN);
-    for (const [king, rook] of [['e1g1', 'e1h1'], ['e1c1', 'e1a1']]) {
+    for (const [king, rook] of [
+      ['e1g1', 'e1h1'],
+      ['e1c1', 'e1a1'],
+    ]) {
       const move = parseUciMove(pos, king);
       expect(moveKind(move)).toBe(CASTLE);
       expect(parseUciMove(pos, rook)).toBe(move);

@@ -20,7 +20,8 @@ function check(pos: Position, list: Int32Array): void {
           ok = !pos.isAttacked(pos.kingSq[pos.side ^ 1], pos.side);
           pos.unmakeMove();
         }
-        if (ok !== legal.has(move)) expect.fail(`${pos.fen()}: move ${move} (from ${from} to ${to} kind ${kind}) pseudo-legal check says ${ok}`);
+        if (ok !== legal.has(move))
+          expect.fail(`${pos.fen()}: move ${move} (from ${from} to ${to} kind ${kind}) pseudo-legal check says ${ok}`);
       }
     }
   }

@@ -9,14 +9,54 @@ import { describe, expect, it } from 'vitest';
 import { parseUciMove } from '../../src/board/notation.js';
 import { Position } from '../../src/board/position.js';
 import { SEE_VALUE, seeGE } from '../../src/board/see.js';
-import { CASTLE, EN_PASSANT, KING, KNIGHT, PAWN, WHITE, isPromotion, moveFrom, moveKind, moveTo, promotionType } from '../../src/board/types.js';
+import {
+  CASTLE,
+  EN_PASSANT,
+  KING,
+  KNIGHT,
+  PAWN,
+  WHITE,
+  isPromotion,
+  moveFrom,
+  moveKind,
+  moveTo,
+  promotionType,
+} from '../../src/board/types.js';
 import { ALL_FENS } from '../eval/fixtures.js';
 import { legalMoves } from './helpers.js';
 
-const KNIGHT_STEPS = [[1, 2], [2, 1], [2, -1], [1, -2], [-1, -2], [-2, -1], [-2, 1], [-1, 2]];
-const KING_STEPS = [[1, 0], [1, 1], [0, 1], [-1, 1], [-1, 0], [-1, -1], [0, -1], [1, -1]];
-const DIAGONALS = [[1, 1], [1, -1], [-1, 1], [-1, -1]];
-const STRAIGHTS = [[1, 0], [-1, 0], [0, 1], [0, -1]];
+const KNIGHT_STEPS = [
+  [1, 2],
+  [2, 1],
+  [2, -1],
+  [1, -2],
+  [-1, -2],
+  [-2, -1],
+  [-2, 1],
+  [-1, 2],
+];
+const KING_STEPS = [
+  [1, 0],
+  [1, 1],
+  [0, 1],
+  [-1, 1],
+  [-1, 0],
+  [-1, -1],
+  [0, -1],
+  [1, -1],
+];
+const DIAGONALS = [
+  [1, 1],
+  [1, -1],
+  [-1, 1],
+  [-1, -1],
+];
+const STRAIGHTS = [
+  [1, 0],
+  [-1, 0],
+  [0, 1],
+  [0, -1],
+];
 
 /** Squares holding a piece of `side` that attacks `to` over the board `board` (0 = empty). */
 function attackersOf(board: number[], to: number, side: number): number[] {

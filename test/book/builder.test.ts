@@ -106,7 +106,7 @@ describe('book builder', () => {
     expect(() => new BookBuilder({ minGames: 0 })).toThrow(RangeError);
   });
 
-  it('halves all of a position\'s counts when one reaches 16384, as Polyglot does', () => {
+  it("halves all of a position's counts when one reaches 16384, as Polyglot does", () => {
     const builder = new BookBuilder({ minGames: 1 });
     for (let i = 0; i < 100; i++) builder.addGame({ tags: {}, moves: ['d4'], result: '1-0' });
     for (let i = 0; i < 16384; i++) builder.addGame({ tags: {}, moves: ['e4'], result: '1-0' });
@@ -158,7 +158,7 @@ describe('book builder', () => {
     expect(problems).toEqual([
       'game 2 (Carl - Dora): illegal move Ke3 (move 2. Ke3, ply 3); game skipped',
       'game 3: broken tag "[Event \\"broken tag]"; game skipped',
-      "game 4: bad FEN tag \"8/8/8/8/8/8/8/8 w - - 0 1\": white has 0 kings, expected exactly 1; game skipped",
+      'game 4: bad FEN tag "8/8/8/8/8/8/8/8 w - - 0 1": white has 0 kings, expected exactly 1; game skipped',
       'game 5: ambiguous move Nd2: Nbd2 or Nfd2 (move 1. Nd2, ply 1); game skipped',
     ]);
     expect(stats).toMatchObject({ games: 6, gamesUsed: 2, gamesSkipped: 4 });
@@ -196,7 +196,9 @@ describe('kestrel book commands', () => {
     registerBookCommands(program);
     const out: string[] = [];
     const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
-    const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void (err += a.join(' ') + '\n'));
+    const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => {
+      err += `${a.join(' ')}\n`;
+    });
     let failure: string | null = null;
     try {
       await program.parseAsync(args, { from: 'user' });
@@ -206,13 +208,13 @@ describe('kestrel book commands', () => {
       log.mockRestore();
       error.mockRestore();
     }
-    return { out: out.join('\n') + '\n', err, error: failure };
+    return { out: `${out.join('\n')}\n`, err, error: failure };
   }
 
   it('builds a book and probes it', async () => {
     const pgn = join(dir, 'tiny.pgn');
     const bin = join(dir, 'tiny.bin');
-    writeFileSync(pgn, TINY + '\n[Event "bad"]\n\n1. e4 e4 *\n');
+    writeFileSync(pgn, `${TINY}\n[Event "bad"]\n\n1. e4 e4 *\n`);
     const built = await run('book', 'build', '--pgn', pgn, '--out', bin, '--min-games', '1');
     expect(built.error).toBeNull();
     expect(built.err).toBe(`warning: ${pgn}: game 5: illegal move e4 (move 1... e4, ply 2); game skipped\n`);

@@ -23,7 +23,7 @@ export function bookBytes(records: readonly RawRecord[]): Uint8Array {
   const out = new Uint8Array(records.length * 16);
   const view = new DataView(out.buffer);
   records.forEach((r, i) => {
-    view.setBigUint64(i * 16, BigInt('0x' + r.key));
+    view.setBigUint64(i * 16, BigInt(`0x${r.key}`));
     view.setUint16(i * 16 + 8, r.move);
     view.setUint16(i * 16 + 10, r.weight);
     view.setUint32(i * 16 + 12, r.learn ?? 0);
@@ -75,12 +75,10 @@ export function randomGamesPgn(count: number, seed: number, maxPlies = 120): str
       const choices = ply < 6 ? Math.min(end, 3) : end;
       const move = moves[Math.floor(random() * choices)];
       if (ply % 2 === 0) text += `${ply / 2 + 1}. `;
-      text += moveToSan(pos, move) + ' ';
+      text += `${moveToSan(pos, move)} `;
       pos.makeMove(move);
     }
-    parts.push(
-      `[Event "random ${g + 1}"]\n[White "w${g % 7}"]\n[Black "b${g % 5}"]\n[Result "${result}"]\n\n${wrap(text + result)}\n`,
-    );
+    parts.push(`[Event "random ${g + 1}"]\n[White "w${g % 7}"]\n[Black "b${g % 5}"]\n[Result "${result}"]\n\n${wrap(text + result)}\n`);
   }
   return parts.join('\n');
 }

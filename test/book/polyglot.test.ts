@@ -93,8 +93,8 @@ function parseDump(text: string): Map<string, DumpedPosition> {
       const move = parseSan(pos, m[1]);
       if (m[2] !== undefined) {
         const key = pos.keyHex();
-        let entry = positions.get(key);
-        if (entry === undefined) positions.set(key, (entry = { fen: pos.fen(), moves: [] }));
+        const entry = positions.get(key) ?? { fen: pos.fen(), moves: [] };
+        positions.set(key, entry);
         if (!entry.moves.some((x) => x.move === move)) entry.moves.push({ move, percent: Number(m[2]) });
       }
       pos.makeMove(move);
@@ -242,12 +242,16 @@ describe.skipIf(!hasPolyglot)('against polyglot dump-book and its book moves', (
   ] as const;
 
   for (const [name, file] of books) {
-    it.skipIf(!existsSync(file))(`probes ${name} to the same moves and percentages as dump-book, in every position`, () => {
-      const { compared, differences } = compareWithDump(file);
-      expect(differences).toEqual([]);
-      expect(compared).toBeGreaterThan(10000);
-      console.log(`${name}: ${compared} positions of polyglot dump-book compared`);
-    }, 60_000);
+    it.skipIf(!existsSync(file))(
+      `probes ${name} to the same moves and percentages as dump-book, in every position`,
+      () => {
+        const { compared, differences } = compareWithDump(file);
+        expect(differences).toEqual([]);
+        expect(compared).toBeGreaterThan(10000);
+        console.log(`${name}: ${compared} positions of polyglot dump-book compared`);
+      },
+      60_000,
+    );
 
     it.skipIf(!existsSync(file))(`chooses the same best move as polyglot in ${TWELVE_OPENINGS.length} openings of ${name}`, () => {
       const book = OpeningBook.open(file);

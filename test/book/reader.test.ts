@@ -6,14 +6,7 @@ import { moveToUci, parseUciMove } from '../../src/board/notation.js';
 import { Position, START_FEN } from '../../src/board/position.js';
 import { CASTLE, EN_PASSANT, PROMO_BISHOP, PROMO_KNIGHT, PROMO_QUEEN, PROMO_ROOK, moveKind } from '../../src/board/types.js';
 import { decodeMoveIn, encodeMove } from '../../src/book/polyglot.js';
-import {
-  BookError,
-  type BookMode,
-  OpeningBook,
-  gamePly,
-  pickEntry,
-  seededRandom,
-} from '../../src/book/reader.js';
+import { BookError, type BookMode, OpeningBook, gamePly, pickEntry, seededRandom } from '../../src/book/reader.js';
 import { type RawRecord, bookBytes, rawMove } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kestrel-book-'));
@@ -46,7 +39,7 @@ function sorted(records: RawRecord[]): RawRecord[] {
 }
 
 function hexPlus(hex: string, delta: bigint): string {
-  return (BigInt('0x' + hex) + delta).toString(16).padStart(16, '0');
+  return (BigInt(`0x${hex}`) + delta).toString(16).padStart(16, '0');
 }
 
 describe('Polyglot move encoding', () => {
@@ -99,12 +92,37 @@ describe('OpeningBook binary search', () => {
   // Real positions, each with its moves; sorted by key the file has them in
   // some order, and the test checks every one wherever it lands.
   const positions: { pos: Position; moves: [string, number][] }[] = [
-    { pos: at(START_FEN), moves: [['e2e4', 30], ['d2d4', 20], ['g1f3', 10]] },
-    { pos: at(START_FEN, 'e2e4'), moves: [['c7c5', 5], ['e7e5', 5]] },
+    {
+      pos: at(START_FEN),
+      moves: [
+        ['e2e4', 30],
+        ['d2d4', 20],
+        ['g1f3', 10],
+      ],
+    },
+    {
+      pos: at(START_FEN, 'e2e4'),
+      moves: [
+        ['c7c5', 5],
+        ['e7e5', 5],
+      ],
+    },
     { pos: at(START_FEN, 'd2d4'), moves: [['g8f6', 7]] },
-    { pos: at(START_FEN, 'e2e4', 'e7e5'), moves: [['g1f3', 9], ['f1c4', 3]] },
+    {
+      pos: at(START_FEN, 'e2e4', 'e7e5'),
+      moves: [
+        ['g1f3', 9],
+        ['f1c4', 3],
+      ],
+    },
     { pos: at(START_FEN, 'c2c4'), moves: [['e7e5', 1]] },
-    { pos: at(START_FEN, 'g1f3'), moves: [['d7d5', 2], ['g8f6', 2]] },
+    {
+      pos: at(START_FEN, 'g1f3'),
+      moves: [
+        ['d7d5', 2],
+        ['g8f6', 2],
+      ],
+    },
   ];
   const records = sorted(
     positions.flatMap(({ pos, moves }) =>
@@ -173,7 +191,9 @@ describe('OpeningBook binary search', () => {
     all.push('f2f3', 'f2f4', 'g2g3', 'g2g4', 'h2h3', 'h2h4', 'b1a3', 'b1c3', 'g1f3', 'g1h3');
     const many: RawRecord[] = [];
     for (let i = 0; i < 50; i++) many.push({ key: hexPlus(key(start), BigInt(-1000 + i)), move: 1, weight: 1 });
-    all.forEach((m, i) => many.push({ key: key(start), move: rawMove(m), weight: 100 - i }));
+    all.forEach((m, i) => {
+      many.push({ key: key(start), move: rawMove(m), weight: 100 - i });
+    });
     for (let i = 0; i < 70; i++) many.push({ key: hexPlus(key(start), BigInt(1 + i)), move: 1, weight: 1 });
     for (const [, book] of books(bookBytes(many))) {
       expect(probeText(book, start)).toEqual(all.map((m, i) => `${m}:${100 - i}`));
@@ -196,7 +216,10 @@ describe('OpeningBook on damaged input', () => {
       [join(dir, 'missing.bin'), /^cannot open book .*missing\.bin: no such file$/],
       [dir, /is not a file$/],
       [file('empty.bin', new Uint8Array(0)), /empty\.bin is empty$/],
-      [file('odd.bin', new Uint8Array(17)), /odd\.bin is not a Polyglot book or is truncated: its size \(17 bytes\) is not a multiple of 16$/],
+      [
+        file('odd.bin', new Uint8Array(17)),
+        /odd\.bin is not a Polyglot book or is truncated: its size \(17 bytes\) is not a multiple of 16$/,
+      ],
       [file('cut.bin', good.subarray(0, 12)), /size \(12 bytes\)/],
     ];
     for (const [path, message] of cases) {
@@ -281,7 +304,13 @@ describe('OpeningBook on damaged input', () => {
   });
 
   it('turns a read failure after open into a warning', () => {
-    const path = file('vanishing.bin', bookBytes([{ key: start.keyHex(), move: rawMove('e2e4'), weight: 1 }, { key: 'ffffffffffffffff', move: 1, weight: 1 }]));
+    const path = file(
+      'vanishing.bin',
+      bookBytes([
+        { key: start.keyHex(), move: rawMove('e2e4'), weight: 1 },
+        { key: 'ffffffffffffffff', move: 1, weight: 1 },
+      ]),
+    );
     const book = OpeningBook.open(path, { memoryLimit: 0 });
     writeFileSync(path, new Uint8Array(0)); // the file is cut to nothing under the open descriptor
     const probe = book.probe(start);

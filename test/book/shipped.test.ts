@@ -61,9 +61,7 @@ describe('the shipped book', () => {
 
   it('is rebuilt byte for byte by the command books/README.md gives', async () => {
     const readme = readFileSync(README, 'utf8');
-    expect(readme).toContain(
-      'kestrel book build --pgn 8moves_v3.pgn --out books/kestrel.bin --max-ply 16 --min-games 2',
-    );
+    expect(readme).toContain('kestrel book build --pgn 8moves_v3.pgn --out books/kestrel.bin --max-ply 16 --min-games 2');
     const { bytes, stats } = await buildBookFromPgnFiles([eightMovesPgn()], { maxPly: 16, minGames: 2 });
     expect(stats).toMatchObject({ games: 34700, gamesSkipped: 0, written: 39652 });
     expect(Buffer.from(bytes).equals(readFileSync(shippedBookPath()))).toBe(true);

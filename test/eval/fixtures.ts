@@ -55,13 +55,11 @@ export const ALL_FENS = [...PERFT_FENS, ...UHO_FENS, ...WAC_FENS, ...WALK_FENS];
 /** The colour-flipped position: ranks mirrored, colours and side to move swapped. */
 export function mirrorFen(fen: string): string {
   const [placement, side, castling, ep, ...rest] = fen.trim().split(/\s+/);
-  const swapCase = (s: string): string =>
-    s.replace(/[a-zA-Z]/g, (ch) => (ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase()));
+  const swapCase = (s: string): string => s.replace(/[a-zA-Z]/g, (ch) => (ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase()));
   const ranks = placement.split('/').reverse().map(swapCase).join('/');
   const flippedEp = ep === '-' ? '-' : ep[0] + String(9 - Number(ep[1]));
   // White's rights first, as FEN writes them.
   const swapped = [...swapCase(castling)];
-  const flippedCastling =
-    castling === '-' ? '-' : [...swapped.filter((ch) => ch < 'a'), ...swapped.filter((ch) => ch >= 'a')].join('');
+  const flippedCastling = castling === '-' ? '-' : [...swapped.filter((ch) => ch < 'a'), ...swapped.filter((ch) => ch >= 'a')].join('');
   return [ranks, side === 'w' ? 'b' : 'w', flippedCastling, flippedEp, ...rest].join(' ');
 }

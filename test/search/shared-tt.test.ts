@@ -69,7 +69,9 @@ describe('clearing the table', () => {
     const tt = new TranspositionTable(64); // 1M buckets: 16384 pages
     const view = new TranspositionTable(tt.buffer);
     const keys = [0x00000001, 0x40000000, 0x7fffffff, 0x80000000 | 0, 0xfffffff0 | 0];
-    keys.forEach((k, i) => (i % 2 === 0 ? tt : view).store(k, k ^ 0x5555, 0x0101, 3, BOUND_EXACT, 10, 0));
+    keys.forEach((k, i) => {
+      (i % 2 === 0 ? tt : view).store(k, k ^ 0x5555, 0x0101, 3, BOUND_EXACT, 10, 0);
+    });
     for (const k of keys) expect(tt.probe(k, k ^ 0x5555)).toBe(true);
     tt.clear();
     for (const k of keys) expect(tt.probe(k, k ^ 0x5555)).toBe(false);

@@ -40,7 +40,11 @@ describe('Lazy SMP searchers', () => {
     const state = new ThreadState(2);
     const lines: string[] = [];
     const pos = new Position(FEN);
-    helper.go(pos, depthParams(6), DEFAULT_SEARCH_OPTIONS, state.control, (e) => lines.push(formatSearchEvent(pos, e, false)), { kind: 'helper', index: 1, state });
+    helper.go(pos, depthParams(6), DEFAULT_SEARCH_OPTIONS, state.control, (e) => lines.push(formatSearchEvent(pos, e, false)), {
+      kind: 'helper',
+      index: 1,
+      state,
+    });
     expect(lines).toEqual([]);
     expect(state.helperNodes()).toBe(helper.nodes);
     const r = state.result(1)!;
@@ -60,16 +64,28 @@ describe('Lazy SMP searchers', () => {
      * before its first look at the helpers (which would end a `go depth` search
      * early once a helper reached the depth).
      */
-    const run = (depth: number, score: number, published = true, searchmoves: string[] = []): { best: string; lines: string[]; nodes: number } => {
+    const run = (
+      depth: number,
+      score: number,
+      published = true,
+      searchmoves: string[] = [],
+    ): { best: string; lines: string[]; nodes: number } => {
       const state = new ThreadState(2);
       if (published) state.publishResult(1, depth, score, [h3]);
       state.publishNodes(1, 5000);
       const main = new Searcher(4);
       const lines: string[] = [];
-      const result = main.go(pos, { ...depthParams(2), searchmoves }, DEFAULT_SEARCH_OPTIONS, new SearchControl(), (e) => lines.push(formatSearchEvent(pos, e, false)), {
-        kind: 'main',
-        helpers: doneHelpers(state),
-      });
+      const result = main.go(
+        pos,
+        { ...depthParams(2), searchmoves },
+        DEFAULT_SEARCH_OPTIONS,
+        new SearchControl(),
+        (e) => lines.push(formatSearchEvent(pos, e, false)),
+        {
+          kind: 'main',
+          helpers: doneHelpers(state),
+        },
+      );
       return { best: moveToUci(pos, result.move), lines, nodes: main.nodes };
     };
     const deeperBetter = run(20, 900);
@@ -92,10 +108,17 @@ describe('Lazy SMP searchers', () => {
     state.publishResult(1, 9, -50, [h3]); // a worse score than the main line's, but the depth asked for
     const main = new Searcher(4);
     const lines: string[] = [];
-    const result = main.go(pos, depthParams(9), DEFAULT_SEARCH_OPTIONS, new SearchControl(), (e) => lines.push(formatSearchEvent(pos, e, false)), {
-      kind: 'main',
-      helpers: doneHelpers(state),
-    });
+    const result = main.go(
+      pos,
+      depthParams(9),
+      DEFAULT_SEARCH_OPTIONS,
+      new SearchControl(),
+      (e) => lines.push(formatSearchEvent(pos, e, false)),
+      {
+        kind: 'main',
+        helpers: doneHelpers(state),
+      },
+    );
     expect(moveToUci(pos, result.move)).toBe('h2h3');
     expect(lines[lines.length - 1]).toMatch(/^info depth 9 .* score cp -50 .* pv h2h3$/);
     // The main searcher stopped at its first look at the helpers (every 256 nodes).

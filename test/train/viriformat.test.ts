@@ -38,9 +38,21 @@ describe('viriformat', () => {
     // black pieces (+8).
     expect(hex(bytes)).toBe(
       'ffff00000000ffff' +
-        '16422561' + '00000000' + '88888888' + '9ecaade9' +
-        '40' + '00' + '0100' + '0000' + '02' + '00' +
-        '0c070a00' + '34091400' + 'c309e2ff' + '3c0dff7f' + '2709ff7f' +
+        '16422561' +
+        '00000000' +
+        '88888888' +
+        '9ecaade9' +
+        '40' +
+        '00' +
+        '0100' +
+        '0000' +
+        '02' +
+        '00' +
+        '0c070a00' +
+        '34091400' +
+        'c309e2ff' +
+        '3c0dff7f' +
+        '2709ff7f' +
         '00000000',
     );
   });
@@ -78,7 +90,13 @@ describe('viriformat', () => {
         moves.push(m);
         pos.makeMove(m);
       }
-      const bytes = encodeGame(start, 1, moves, moves.map((_, i) => i * 7 - 100), moves.length);
+      const bytes = encodeGame(
+        start,
+        1,
+        moves,
+        moves.map((_, i) => i * 7 - 100),
+        moves.length,
+      );
       const index = indexGames(bytes);
       expect(index.offsets).toEqual([0]);
       const game = decodeGame(bytes, 0, index.plies[0]);

@@ -21,13 +21,19 @@ function fixedWeights(): { mg: Float64Array; eg: Float64Array } {
   let seed = 12345;
   const small = (): number => {
     seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-    return (seed >>> 16) % 31 - 15;
+    return ((seed >>> 16) % 31) - 15;
   };
   for (let i = 0; i < NUM_PARAMS; i++) {
     mg[i] = small();
     eg[i] = small();
   }
-  const material = [[80, 100], [320, 320], [330, 340], [460, 600], [980, 1000]];
+  const material = [
+    [80, 100],
+    [320, 320],
+    [330, 340],
+    [460, 600],
+    [980, 1000],
+  ];
   for (let t = 0; t < 5; t++) [mg[MATERIAL + t], eg[MATERIAL + t]] = material[t];
   return { mg, eg };
 }

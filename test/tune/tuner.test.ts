@@ -14,7 +14,6 @@ import { evaluateAll, fitK, meanSquaredError, tune } from '../../src/tune/tuner.
 import { WALK_FENS } from '../eval/fixtures.js';
 import { BASE_EG, BASE_MG, KNIGHT, labelByKnightBonus } from './fixtures.js';
 
-
 describe('labelled data', () => {
   it('parses the supported line formats', () => {
     const fen = 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1';
@@ -95,7 +94,7 @@ describe('texel tuner', () => {
     const data = join(dir, 'data.txt');
     const out = join(dir, 'weights.ts');
     const lines = WALK_FENS.slice(0, 300).map((fen, i) => `${fen} | ${['1.0', '0.5', '0.0'][i % 3]}`);
-    writeFileSync(data, lines.join('\n') + '\n');
+    writeFileSync(data, `${lines.join('\n')}\n`);
     const { stats } = await loadDataset(data);
     expect(stats.lines).toBe(300);
     expect(stats.used).toBeGreaterThan(50);

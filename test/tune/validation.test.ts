@@ -28,7 +28,11 @@ function allBut(...groups: string[]): Set<number> {
 function truthSet(count: number, bonus: number, perGame = 10, offset = 0): TraceSet {
   const set = new TraceSet();
   // Walk positions from 3000 on: later in the walks, where material is unbalanced more often.
-  const items = WALK_FENS.slice(3000 + offset, 3000 + offset + count).map((fen, i) => ({ fen, result: 0.5, game: Math.floor(i / perGame) }));
+  const items = WALK_FENS.slice(3000 + offset, 3000 + offset + count).map((fen, i) => ({
+    fen,
+    result: 0.5,
+    game: Math.floor(i / perGame),
+  }));
   addPositions(set, items, emptyStats());
   const evals = labelByKnightBonus(set, bonus, K);
   // The search score of a perfect engine: the true evaluation.
@@ -68,7 +72,7 @@ describe('data with game numbers and scores', () => {
     expect(game.comments).toEqual(['+0.30/9 0.1s', 'book', '-0.10/8 0.2s', '']);
   });
 
-  it('numbers the games, drops repeated games and writes the scores from White\'s side', async () => {
+  it("numbers the games, drops repeated games and writes the scores from White's side", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kestrel-texel-data-'));
     const pgn = join(dir, 'games.pgn');
     const out = join(dir, 'data.txt');
@@ -96,9 +100,13 @@ describe('data with game numbers and scores', () => {
 
   it('refuses numeric options that are not numbers or out of range, naming them', async () => {
     const pgn = join(mkdtempSync(join(tmpdir(), 'kestrel-texel-data-')), 'none.pgn');
-    await expect(texelDataMain(['--pgn', pgn, '--sample', 'half'])).rejects.toThrow("--sample needs a probability above 0 and at most 1, got 'half'");
+    await expect(texelDataMain(['--pgn', pgn, '--sample', 'half'])).rejects.toThrow(
+      "--sample needs a probability above 0 and at most 1, got 'half'",
+    );
     await expect(texelDataMain(['--pgn', pgn, '--sample', '1.5'])).rejects.toThrow('--sample needs');
-    await expect(texelDataMain(['--pgn', pgn, '--skip-moves=-2'])).rejects.toThrow("--skip-moves needs a whole number of at least 0, got '-2'");
+    await expect(texelDataMain(['--pgn', pgn, '--skip-moves=-2'])).rejects.toThrow(
+      "--skip-moves needs a whole number of at least 0, got '-2'",
+    );
     await expect(texelDataMain(['--pgn', pgn, '--seed', ''])).rejects.toThrow('--seed needs a whole number');
   });
 });
@@ -163,8 +171,18 @@ describe('splitting by game', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kestrel-split-'));
     const one = join(dir, 'one.txt');
     const two = join(dir, 'two.txt');
-    writeFileSync(one, WALK_FENS.slice(0, 20).map((fen) => `${fen} | 1.0 | 0`).join('\n') + '\n');
-    writeFileSync(two, WALK_FENS.slice(20, 40).map((fen) => `${fen} | 1.0 | 0`).join('\n') + '\n');
+    writeFileSync(
+      one,
+      `${WALK_FENS.slice(0, 20)
+        .map((fen) => `${fen} | 1.0 | 0`)
+        .join('\n')}\n`,
+    );
+    writeFileSync(
+      two,
+      `${WALK_FENS.slice(20, 40)
+        .map((fen) => `${fen} | 1.0 | 0`)
+        .join('\n')}\n`,
+    );
     const { set, stats } = await loadDataset([one, two], { quietFilter: false });
     expect(stats.lines).toBe(40);
     expect(set.count).toBeGreaterThan(30);
@@ -291,7 +309,8 @@ describe('regularised tuning', () => {
     expect(r.scoreK).toBeGreaterThan(0.003);
     expect(r.scoreK).toBeLessThan(0.012);
     expect(r.scoreError).toBeGreaterThan(0);
-    const gain = (w: { mg: Float64Array; eg: Float64Array }): number => (w.mg[KNIGHT] + w.eg[KNIGHT] - BASE_MG[KNIGHT] - BASE_EG[KNIGHT]) / 2;
+    const gain = (w: { mg: Float64Array; eg: Float64Array }): number =>
+      (w.mg[KNIGHT] + w.eg[KNIGHT] - BASE_MG[KNIGHT] - BASE_EG[KNIGHT]) / 2;
     // Short of +150 (about +88 here): the targets are sigmoid(scoreK * score) with
     // scoreK (about 0.0051) below K, which shrinks what is fitted, and 30 epochs do not converge.
     expect(gain(r)).toBeGreaterThan(75);
@@ -303,8 +322,10 @@ describe('regularised tuning', () => {
   it('cross-validates by game', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kestrel-tune-cv-'));
     const data = join(dir, 'data.txt');
-    const lines = WALK_FENS.slice(3000, 3400).map((fen, i) => `${fen} | ${['1.0', '0.5', '0.0'][Math.floor(i / 8) % 3]} | ${Math.floor(i / 8)}`);
-    writeFileSync(data, lines.join('\n') + '\n');
+    const lines = WALK_FENS.slice(3000, 3400).map(
+      (fen, i) => `${fen} | ${['1.0', '0.5', '0.0'][Math.floor(i / 8) % 3]} | ${Math.floor(i / 8)}`,
+    );
+    writeFileSync(data, `${lines.join('\n')}\n`);
     const cv = await runCrossValidation({ data, epochs: 3 }, 3);
     expect(cv.folds.length).toBe(3);
     expect(cv.se).toBeGreaterThan(0);
@@ -315,8 +336,10 @@ describe('regularised tuning', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kestrel-tune-valid-'));
     const data = join(dir, 'data.txt');
     const out = join(dir, 'weights.ts');
-    const lines = WALK_FENS.slice(0, 400).map((fen, i) => `${fen} | ${['1.0', '0.5', '0.0'][Math.floor(i / 8) % 3]} | ${Math.floor(i / 8)}`);
-    writeFileSync(data, lines.join('\n') + '\n');
+    const lines = WALK_FENS.slice(0, 400).map(
+      (fen, i) => `${fen} | ${['1.0', '0.5', '0.0'][Math.floor(i / 8) % 3]} | ${Math.floor(i / 8)}`,
+    );
+    writeFileSync(data, `${lines.join('\n')}\n`);
     // Tolerance 0: the epoch of the lowest validation error is kept, and epoch 0 (the starting weights) is a candidate.
     const r = await runTune({ data, out, epochs: 5, validFraction: 0.25, tolerance: 0 });
     expect(r.validBefore).toBeGreaterThan(0);

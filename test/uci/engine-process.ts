@@ -46,8 +46,7 @@ export class EngineProcess {
     this.child.stdout.setEncoding('utf8');
     this.child.stdout.on('data', (chunk: string) => {
       this.partial += chunk;
-      let i: number;
-      while ((i = this.partial.indexOf('\n')) >= 0) {
+      for (let i = this.partial.indexOf('\n'); i >= 0; i = this.partial.indexOf('\n')) {
         this.lines.push(this.partial.slice(0, i));
         this.times.push(performance.now());
         this.partial = this.partial.slice(i + 1);
@@ -80,7 +79,7 @@ export class EngineProcess {
 
   /** Sends one line. */
   send(line: string): void {
-    this.write(line + '\n');
+    this.write(`${line}\n`);
   }
 
   /** Closes the engine's stdin (end of input). */
@@ -107,7 +106,7 @@ export class EngineProcess {
           `no line matching ${re} within ${timeoutMs} ms${this.exitCode !== null ? ` (engine exited with ${this.exitCode})` : ''}; ` +
             `last lines since cursor:\n${this.lines
               .slice(Math.max(this.cursor, this.lines.length - 40))
-              .map((l) => (l.length > 200 ? l.slice(0, 200) + '...' : l))
+              .map((l) => (l.length > 200 ? `${l.slice(0, 200)}...` : l))
               .join('\n')}\nstderr:\n${this.stderr.slice(0, 2000)}`,
         );
       }

@@ -28,14 +28,31 @@ export class Searcher {
 
   clear(): void {}
 
-  go(pos: Position, params: GoParams, options: SearchOptions, control: SearchControl, report: SearchReport): { move: number; ponder: number; score: number } {
+  go(
+    pos: Position,
+    params: GoParams,
+    options: SearchOptions,
+    control: SearchControl,
+    report: SearchReport,
+  ): { move: number; ponder: number; score: number } {
     void pos;
     void params;
     void options;
     const mode = process.env.KESTREL_FAKE;
     // 'mute' hangs without a line: the UCI layer has no move of the search's to fall back on.
     if (mode !== 'mute') {
-      report({ type: 'line', depth: 1, seldepth: 1, multipv: 1, score: 0, bound: 'exact', nodes: 1, timeMs: 1, hashfull: 0, pv: [mv('g1', 'f3'), mv('g8', 'f6')] });
+      report({
+        type: 'line',
+        depth: 1,
+        seldepth: 1,
+        multipv: 1,
+        score: 0,
+        bound: 'exact',
+        nodes: 1,
+        timeMs: 1,
+        hashfull: 0,
+        pv: [mv('g1', 'f3'), mv('g8', 'f6')],
+      });
     }
     const spin = (ms: number): void => {
       const t = Date.now();

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EngineProcess, ROOT, startEngine } from './engine-process.js';
+import { type EngineProcess, ROOT, startEngine } from './engine-process.js';
 
 const BESTMOVE = /^bestmove /;
 let dir = '';

@@ -13,7 +13,11 @@ const accept = (text: string): string => {
   if (!/^[a-h][1-8][a-h][1-8][nbrq]?$/.test(text)) throw new Error(`malformed move '${text}'`);
   return text;
 };
-const go = (line: string) => parseGo(line.split(' ').filter((t) => t !== ''), accept);
+const go = (line: string) =>
+  parseGo(
+    line.split(' ').filter((t) => t !== ''),
+    accept,
+  );
 
 describe('parseGo', () => {
   it('reads every limit', () => {
@@ -21,8 +25,18 @@ describe('parseGo', () => {
     expect(messages).toEqual([]);
     expect(perft).toBe(null);
     expect(params).toEqual({
-      wtime: 1000, btime: 2000, winc: 10, binc: 20, movestogo: 5, depth: 7, nodes: 9999, mate: 3, movetime: 500,
-      infinite: false, ponder: false, searchmoves: [],
+      wtime: 1000,
+      btime: 2000,
+      winc: 10,
+      binc: 20,
+      movestogo: 5,
+      depth: 7,
+      nodes: 9999,
+      mate: 3,
+      movetime: 500,
+      infinite: false,
+      ponder: false,
+      searchmoves: [],
     });
   });
 

@@ -188,7 +188,7 @@ describe('responsiveness while searching', () => {
 
   it('quit right after a burst of commands still flushes every answer', async () => {
     const e = engine.track(new EngineProcess());
-    e.write('uci\n' + 'd\n'.repeat(50) + 'isready\nquit\n');
+    e.write(`uci\n${'d\n'.repeat(50)}isready\nquit\n`);
     expect(await e.waitExit(5000)).toBe(0);
     expect(e.lines.filter((l) => l.startsWith('Fen: '))).toHaveLength(50);
     expect(e.lines[e.lines.length - 1]).toBe('readyok');

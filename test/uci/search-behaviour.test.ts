@@ -3,7 +3,7 @@
 // node count does not change from run to run.
 
 import { describe, expect, it } from 'vitest';
-import { EngineProcess, useEngines } from './engine-process.js';
+import { type EngineProcess, useEngines } from './engine-process.js';
 
 const engine = useEngines();
 
@@ -21,12 +21,16 @@ describe('mates', () => {
     ['6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1', 1, 'd1d8'],
     ['r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1', 2, null],
     ['r3q1kr/ppp5/3p2pQ/8/3PP1b1/5R2/PPP3P1/5RK1 w - - 0 1', 3, null],
-  ])('finds the mate in %#: %s', async (fen, moves, best) => {
-    const e = await engine();
-    const { info, bestmove } = await think(e, `fen ${fen}`, 'depth 12');
-    expect(info).toMatch(new RegExp(` score mate ${moves} `));
-    if (best !== null) expect(bestmove).toMatch(new RegExp(`^bestmove ${best}`));
-  }, 40000);
+  ])(
+    'finds the mate in %#: %s',
+    async (fen, moves, best) => {
+      const e = await engine();
+      const { info, bestmove } = await think(e, `fen ${fen}`, 'depth 12');
+      expect(info).toMatch(new RegExp(` score mate ${moves} `));
+      if (best !== null) expect(bestmove).toMatch(new RegExp(`^bestmove ${best}`));
+    },
+    40000,
+  );
 
   it('go mate 2 stops once the mate is found', async () => {
     const e = await engine();

@@ -92,7 +92,7 @@ describe('Threads', () => {
     await e.sync(20000);
     e.send('position startpos');
     e.send('go depth 6 searchmoves a2a3 h2h3 b1c3');
-    let lines = await e.collectUntil(BESTMOVE, 20000);
+    const lines = await e.collectUntil(BESTMOVE, 20000);
     expect(lines.some((l) => / multipv 2 /.test(l))).toBe(true);
     expect(['a2a3', 'h2h3', 'b1c3']).toContain(lines[lines.length - 1].split(' ')[1]);
     e.send('setoption name MultiPV value 1');
@@ -114,17 +114,21 @@ describe('Threads', () => {
     expect(BESTMOVE.test(e.lines[e.lines.length - 1])).toBe(true);
   }, 60000);
 
-  it.runIf(existsSync('/proc/self/task'))('going back to Threads 1 ends the helper threads (Linux: counts the process threads)', async () => {
-    const e = await engine();
-    const threads = (): number => readdirSync(`/proc/${e.child.pid}/task`).length;
-    const before = threads();
-    e.send('setoption name Threads value 4');
-    await e.sync(20000);
-    expect(threads()).toBeGreaterThanOrEqual(before + 3);
-    e.send('setoption name Threads value 1');
-    await e.sync(20000);
-    // Worker threads end asynchronously after terminate(): give them a moment.
-    for (let i = 0; i < 50 && threads() > before; i++) await new Promise((r) => setTimeout(r, 100));
-    expect(threads()).toBeLessThanOrEqual(before);
-  }, 40000);
+  it.runIf(existsSync('/proc/self/task'))(
+    'going back to Threads 1 ends the helper threads (Linux: counts the process threads)',
+    async () => {
+      const e = await engine();
+      const threads = (): number => readdirSync(`/proc/${e.child.pid}/task`).length;
+      const before = threads();
+      e.send('setoption name Threads value 4');
+      await e.sync(20000);
+      expect(threads()).toBeGreaterThanOrEqual(before + 3);
+      e.send('setoption name Threads value 1');
+      await e.sync(20000);
+      // Worker threads end asynchronously after terminate(): give them a moment.
+      for (let i = 0; i < 50 && threads() > before; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(threads()).toBeLessThanOrEqual(before);
+    },
+    40000,
+  );
 });
