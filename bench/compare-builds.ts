@@ -1,6 +1,8 @@
 // Speed of two engine builds, measured side by side in one run: each build's
-// `bench` is run alternately several times and the medians of nodes/second
-// are compared. Use it for every search or evaluation speed claim.
+// `bench` is run in alternating pairs several times, and the ratio of each
+// pair's nodes/second (new/base) is reported with its median, the figure
+// to quote, since a pair shares the machine's mood of the moment. Use it for
+// every search or evaluation speed claim.
 //
 //   npx tsx bench/compare-builds.ts <base.js> <new.js> [--runs 5] [--depth 10] [--passes 1]
 //
@@ -42,16 +44,25 @@ const median = (xs: number[]): number => {
 
 const nps: number[][] = [[], []];
 const nodes = [0, 0];
+const ratios: number[] = [];
 for (let r = 0; r < runs; r++) {
-  for (let b = 0; b < 2; b++) {
+  // Alternate which build goes first, so that neither always runs on a machine just warmed or cooled by the other.
+  const order = r % 2 === 0 ? [0, 1] : [1, 0];
+  const pair = [0, 0];
+  for (const b of order) {
     const result = bench(builds[b]);
     nps[b].push(result.nps);
+    pair[b] = result.nps;
     nodes[b] = result.nodes;
   }
+  ratios.push(pair[1] / pair[0]);
 }
 for (let b = 0; b < 2; b++) {
   console.log(
     `${b === 0 ? 'base' : 'new '} ${builds[b]}: bench ${depth} nodes ${nodes[b]}, median ${Math.round(median(nps[b]))} nps over ${runs} runs${passes > 1 ? ` of ${passes} passes` : ''} (${nps[b].join(', ')})`,
   );
 }
-console.log(`new/base nodes/second: ${(median(nps[1]) / median(nps[0])).toFixed(3)}; new/base nodes: ${(nodes[1] / nodes[0]).toFixed(3)}`);
+console.log(`pair ratios new/base: ${ratios.map((x) => x.toFixed(3)).join(' ')}`);
+console.log(
+  `new/base nodes/second: median of pair ratios ${median(ratios).toFixed(3)}, ratio of medians ${(median(nps[1]) / median(nps[0])).toFixed(3)}; new/base nodes: ${(nodes[1] / nodes[0]).toFixed(3)}`,
+);

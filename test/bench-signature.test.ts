@@ -27,9 +27,13 @@ const skip =
 if (skip !== null) console.warn(`\n*** bench signature check SKIPPED: ${skip} ***\n`);
 
 describe('bench signature', () => {
-  it.skipIf(skip !== null)(`kestrel bench gives the node count of the latest Bench: line`, () => {
-    const out = execFileSync(process.execPath, [KESTREL, 'bench'], { encoding: 'utf8' });
-    const nodes = /Nodes searched: (\d+)/.exec(out)?.[1];
-    expect(nodes, `commit ${signed?.split('\n')[0]} says Bench: ${signature?.[1]}`).toBe(signature?.[1]);
-  }, 120_000);
+  it.skipIf(skip !== null)(
+    `kestrel bench gives the node count of the latest Bench: line`,
+    () => {
+      const out = execFileSync(process.execPath, [KESTREL, 'bench'], { encoding: 'utf8' });
+      const nodes = /Nodes searched: (\d+)/.exec(out)?.[1];
+      expect(nodes, `commit ${signed?.split('\n')[0]} says Bench: ${signature?.[1]}`).toBe(signature?.[1]);
+    },
+    120_000,
+  );
 });

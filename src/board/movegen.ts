@@ -94,7 +94,7 @@ export function generateMoves(pos: Position, out: Int32Array, start: number, noi
   let sniperHi = (ROOK_RAYS[k2 + 1] & (pos.hi(theirPieces | ROOK) | qHi)) | (BISHOP_RAYS[k2 + 1] & (pos.hi(theirPieces | BISHOP) | qHi));
   while ((sniperLo | sniperHi) !== 0) {
     const s = lowestSquare(sniperLo, sniperHi);
-    if (s < 32) sniperLo &= sniperLo - 1;
+    if (sniperLo !== 0) sniperLo &= sniperLo - 1;
     else sniperHi &= sniperHi - 1;
     const bi = (ksq * 64 + s) * 2;
     const bLo = BETWEEN[bi] & occLo;
@@ -156,7 +156,7 @@ export function generateMoves(pos: Position, out: Int32Array, start: number, noi
     let hi = pos.hi(ourPieces | KNIGHT) & ~pinHi;
     while ((lo | hi) !== 0) {
       const from = lowestSquare(lo, hi);
-      if (from < 32) lo &= lo - 1;
+      if (lo !== 0) lo &= lo - 1;
       else hi &= hi - 1;
       n = addTargets(out, n, from, KNIGHT_ATTACKS[from * 2] & pieceTargetLo, KNIGHT_ATTACKS[from * 2 + 1] & pieceTargetHi);
     }
@@ -170,7 +170,7 @@ export function generateMoves(pos: Position, out: Int32Array, start: number, noi
     let hi = pos.hi(ourPieces | kind) | pos.hi(ourPieces | QUEEN);
     while ((lo | hi) !== 0) {
       const from = lowestSquare(lo, hi);
-      if (from < 32) lo &= lo - 1;
+      if (lo !== 0) lo &= lo - 1;
       else hi &= hi - 1;
       const a = straight ? rookIndex(from, occLo, occHi) : bishopIndex(from, occLo, occHi);
       let tLo = SLIDER_ATTACKS[a] & pieceTargetLo;
@@ -193,7 +193,7 @@ export function generateMoves(pos: Position, out: Int32Array, start: number, noi
     const startRank = us === WHITE ? 1 : 6;
     while ((lo | hi) !== 0) {
       const from = lowestSquare(lo, hi);
-      if (from < 32) lo &= lo - 1;
+      if (lo !== 0) lo &= lo - 1;
       else hi &= hi - 1;
       let allowLo = targetLo;
       let allowHi = targetHi;

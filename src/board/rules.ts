@@ -32,7 +32,9 @@ export function repetitions(pos: Position): number {
 /** No pawns, rooks or queens, and at most one minor piece on the board: nobody can mate. */
 export function cannotMate(pos: Position): boolean {
   const c = pos.pieceCount;
-  if (c[PAWN] + c[8 | PAWN] + c[ROOK] + c[8 | ROOK] + c[QUEEN] + c[8 | QUEEN] !== 0) return false;
+  // Pawns first: nearly every position has one, and the search and evaluation ask at every node.
+  if (c[PAWN] !== 0 || c[8 | PAWN] !== 0) return false;
+  if (c[ROOK] + c[8 | ROOK] + c[QUEEN] + c[8 | QUEEN] !== 0) return false;
   return c[KNIGHT] + c[8 | KNIGHT] + c[BISHOP] + c[8 | BISHOP] <= 1;
 }
 

@@ -153,7 +153,7 @@ function evalPieces(pos: Position, kingSq: Int32Array, c: number, occLo: number,
     const mob = MOB_OFFSET[type];
     while ((lo | hi) !== 0) {
       const sq = lowestSquare(lo, hi);
-      if (sq < 32) lo &= lo - 1;
+      if (lo !== 0) lo &= lo - 1;
       else hi &= hi - 1;
       let aLo: number;
       let aHi: number;
@@ -228,7 +228,7 @@ function pawnStructure(pos: Position, c: number): number {
   let hi = ownHi;
   while ((lo | hi) !== 0) {
     const sq = lowestSquare(lo, hi);
-    if (sq < 32) lo &= lo - 1;
+    if (lo !== 0) lo &= lo - 1;
     else hi &= hi - 1;
     const f = (sq & 7) * 2;
     const rank = c === WHITE ? sq >> 3 : 7 - (sq >> 3);
@@ -331,7 +331,7 @@ function passedPawns(kingSq: Int32Array, c: number, occLo: number, occHi: number
   let hi = PASSERS[c * 2 + 1];
   while ((lo | hi) !== 0) {
     const sq = lowestSquare(lo, hi);
-    if (sq < 32) lo &= lo - 1;
+    if (lo !== 0) lo &= lo - 1;
     else hi &= hi - 1;
     const rank = c === WHITE ? sq >> 3 : 7 - (sq >> 3);
     const i = (c * 64 + sq) * 2;

@@ -107,34 +107,70 @@ export class MovePicker {
 
   /** The next move to search, or 0 when there is none left. */
   nextMove(): number {
-    if (this.stage !== STAGE_SORTED) return this.nextOutOfOrder();
-    while (this.next < this.end) {
-      const i = this.next++;
-      const move = this.pick(i);
-      this.exchange = pickedExchange(this.scores[i]);
-      // The hash move was searched already in stage 1.
-      if (move !== this.ttMove || !this.ttFirst) return move;
+    const stage = this.stage;
+    if (stage === STAGE_SORTED) return this.nextSorted();
+    if (stage === STAGE_GENERATE) {
+      this.generate();
+      return this.nextSorted();
     }
-    return 0;
-  }
-
-  /** nextMove() in the other stages: the hash move, generation, list order. */
-  private nextOutOfOrder(): number {
     this.exchange = 0;
-    if (this.stage === STAGE_HASH_MOVE) {
+    if (stage === STAGE_HASH_MOVE) {
       this.stage = STAGE_GENERATE;
       this.fromTT = true;
       return this.ttMove;
     }
-    if (this.stage === STAGE_GENERATE) {
-      this.fromTT = false;
-      this.end = generateMoves(this.pos, this.moves, this.start, this.noisyOnly);
-      this.next = this.start;
-      this.generated = this.end - this.start;
-      this.score();
-      this.stage = STAGE_SORTED;
-      return this.nextMove();
+    return this.nextInListOrder();
+  }
+
+  /**
+   * Stages 2-5: the best remaining move of the scored list, swapped into
+   * place (a lazy selection sort). A capture that loses material by static
+   * exchange is demoted to the end instead, and the scan runs again.
+   */
+  private nextSorted(): number {
+    const moves = this.moves;
+    const scores = this.scores;
+    const end = this.end;
+    while (this.next < end) {
+      const i = this.next;
+      let best = i;
+      let s = scores[i];
+      for (let j = i + 1; j < end; j++) {
+        const sj = scores[j];
+        if (sj > s) {
+          s = sj;
+          best = j;
+        }
+      }
+      const m = moves[best];
+      if (s >= GOOD_NOISY_SCORE && s < TT_MOVE_SCORE && !seeGE(this.pos, m, 0)) {
+        scores[best] = BAD_NOISY_SCORE + (s - GOOD_NOISY_SCORE);
+        continue;
+      }
+      moves[best] = moves[i];
+      scores[best] = scores[i];
+      moves[i] = m;
+      scores[i] = s;
+      this.next = i + 1;
+      this.exchange = pickedExchange(s);
+      // The hash move was searched already in stage 1.
+      if (m !== this.ttMove || !this.ttFirst) return m;
     }
+    return 0;
+  }
+
+  /** Generates and scores the moves. */
+  private generate(): void {
+    this.fromTT = false;
+    this.end = generateMoves(this.pos, this.moves, this.start, this.noisyOnly);
+    this.next = this.start;
+    this.generated = this.end - this.start;
+    this.score();
+    this.stage = STAGE_SORTED;
+  }
+
+  /** Once sorting has stopped: the rest in list order, without quiet moves once they are skipped. */
+  private nextInListOrder(): number {
     while (this.next < this.end) {
       const move = this.moves[this.next++];
       if (move === this.ttMove && this.ttFirst) continue;
@@ -190,37 +226,6 @@ export class MovePicker {
       } else {
         scores[i] = history.historyOf(side, m, contKey(pos, m), this.cont1, this.cont2);
       }
-    }
-  }
-
-  /**
-   * Swaps the best remaining move into position i and returns it. A capture
-   * that loses material by static exchange is demoted to the end instead.
-   */
-  private pick(i: number): number {
-    const moves = this.moves;
-    const scores = this.scores;
-    const end = this.end;
-    for (;;) {
-      let best = i;
-      let s = scores[i];
-      for (let j = i + 1; j < end; j++) {
-        const sj = scores[j];
-        if (sj > s) {
-          s = sj;
-          best = j;
-        }
-      }
-      const m = moves[best];
-      if (s >= GOOD_NOISY_SCORE && s < TT_MOVE_SCORE && !seeGE(this.pos, m, 0)) {
-        scores[best] = BAD_NOISY_SCORE + (s - GOOD_NOISY_SCORE);
-        continue;
-      }
-      moves[best] = moves[i];
-      scores[best] = scores[i];
-      moves[i] = m;
-      scores[i] = s;
-      return m;
     }
   }
 }
