@@ -14,7 +14,8 @@ import { RESULT_BLACK_WIN, RESULT_WHITE_WIN, indexGames } from './viriformat.js'
 const ROLE = 'selfplay-worker';
 /** Table size of each thread's searcher: ample for a few thousand nodes a move. */
 const HASH_MB = 8;
-const PROGRESS_MS = 2000;
+/** How often the progress line is written: on a terminal it is rewritten in place, in a log it is appended. */
+const PROGRESS_MS = process.stderr.isTTY ? 1000 : 60_000;
 
 export interface SelfPlayRun {
   out: string;
@@ -61,6 +62,11 @@ export function runSelfPlay(
   run: SelfPlayRun,
   log: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
 ): Promise<{ games: number; positions: number }> {
+  /** The progress line: rewritten in place on a terminal, appended to a log. */
+  const status = (line: string, final: boolean): void => {
+    if (!process.stderr.isTTY) log(line);
+    else process.stderr.write(`\r${line}\x1b[K${final ? '\n' : ''}`);
+  };
   const before = resume(run.out, log);
   const fd = openSync(run.out, 'a');
   const started = performance.now();
@@ -92,9 +98,10 @@ export function runSelfPlay(
     if (run.hours !== undefined) left = deadline - now;
     if (run.games !== undefined && games > 0) left = Math.min(left, ((run.games - nextWrite) * (now - started)) / games);
     if (run.positions !== undefined && rate > 0) left = Math.min(left, ((run.positions - positions) / rate) * 1000);
-    log(
+    status(
       `games ${nextWrite} (+${games})  positions ${positions} (+${added})  ${Math.round(rate)} positions/s  ${split}` +
         (Number.isFinite(left) ? `  time left ${clock(left)}` : ''),
+      final,
     );
   };
 
