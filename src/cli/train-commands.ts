@@ -66,7 +66,7 @@ export function registerTrainCommands(program: Command): void {
     .option('--seed <n>', 'run seed: game i of a seed is always the same game', '1')
     .option('--soft-nodes <n>', 'no new iteration after n nodes', String(d.softNodes))
     .option('--hard-nodes <n>', 'a search stops at n nodes', String(d.hardNodes))
-    .option('--random-plies <n>', 'random legal plies that open each game', String(d.randomPlies))
+    .option('--random-plies <n>', 'random legal plies that open each game (this many or one more)', String(d.randomPlies))
     .option('--book <file>', 'EPD file of starting positions (the random plies follow)')
     .option('--max-opening-score <cp>', 'throw away openings scored further from 0', String(d.maxOpeningScore))
     .action(async (opts: SelfPlayOptions) => {

@@ -21,7 +21,7 @@ export interface SelfPlaySettings {
   softNodes: number;
   /** The search stops at this many nodes even mid-iteration. */
   hardNodes: number;
-  /** Random legal plies played from the start (or book) position. */
+  /** Random legal plies played from the start (or book) position: this many or one more, so that either side may move first. */
   randomPlies: number;
   /** An opening whose score is further from 0 than this (centipawns) is thrown away. */
   maxOpeningScore: number;
@@ -42,7 +42,7 @@ export const DEFAULT_SELFPLAY_SETTINGS: SelfPlaySettings = {
   softNodes: 5000,
   hardNodes: 10_000,
   randomPlies: 8,
-  maxOpeningScore: 400,
+  maxOpeningScore: 200,
   book: [],
   winScore: 2000,
   winPlies: 4,
@@ -119,7 +119,8 @@ export class SelfPlayer {
     for (;;) {
       const pos = new Position(book.length > 0 ? book[random.next(book.length)] : START_FEN);
       let ok = true;
-      for (let i = 0; i < this.settings.randomPlies && ok; i++) {
+      const plies = this.settings.randomPlies + random.next(2);
+      for (let i = 0; i < plies && ok; i++) {
         const n = generateMoves(pos, this.moves, 0, false);
         if (n === 0) ok = false;
         else pos.makeMove(this.moves[random.next(n)]);

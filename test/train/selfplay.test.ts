@@ -77,7 +77,7 @@ describe('kestrel selfplay', () => {
     expect(game.plies).toBe(6);
     expect(game.result).toBe(RESULT_DRAW);
     const decoded = decodeGame(game.bytes, 0, game.plies);
-    // Eight random plies from the start position: the opening is Black's or White's move 5.
+    // Eight or nine random plies from the start position: White's move 5 or Black's.
     expect(new Position(decoded.fen).fullmove).toBe(5);
     expect(Math.abs(decoded.scores[0])).toBeLessThanOrEqual(DEFAULT_SELFPLAY_SETTINGS.maxOpeningScore + 100);
   });
