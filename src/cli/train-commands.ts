@@ -1,8 +1,10 @@
-// Subcommands that make training data for the neural network: `selfplay`.
+// Subcommands that make training data for the neural network: `selfplay`
+// and `convert-pgn`.
 
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { DEFAULT_SELFPLAY_SETTINGS, type SelfPlaySettings } from '../train/selfplay.js';
+import { convertPgn } from '../train/convert-pgn.js';
 import { runSelfPlay } from '../train/selfplay-run.js';
 
 /** Reads an integer option within [min, max], or exits with a one-line error. */
@@ -95,5 +97,20 @@ export function registerTrainCommands(program: Command): void {
         settings,
       });
       process.stderr.write(`${done.games} games, ${done.positions} positions written to ${opts.out}\n`);
+    });
+
+  program
+    .command('convert-pgn')
+    .description('convert PGN games with engine scores in their move comments (fastchess, cutechess-cli) to viriformat training data')
+    .requiredOption('--pgn <files...>', 'PGN files to read')
+    .requiredOption('--out <file>', 'viriformat file to write (replaced)')
+    .action(async (opts: { pgn: string[]; out: string }) => {
+      const log = (line: string): void => void process.stderr.write(`${line}\n`);
+      try {
+        const stats = await convertPgn(opts.pgn, opts.out, log);
+        log(`${stats.games} games, ${stats.positions} positions written to ${opts.out}; ${stats.skipped} games left out`);
+      } catch (e) {
+        program.error(`error: ${e instanceof Error ? e.message : String(e)}`);
+      }
     });
 }

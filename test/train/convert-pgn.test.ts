@@ -1,0 +1,63 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Position } from '../../src/board/position.js';
+import { convertPgn, moverScore } from '../../src/train/convert-pgn.js';
+import { decodeGame, indexGames, unpackMove } from '../../src/train/viriformat.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'kestrel-convert-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('convert-pgn', () => {
+  it('reads scores in pawns and mates from the comments', () => {
+    expect(moverScore('+0.37/7 0.079s')).toBe(37);
+    expect(moverScore('-1.5/12 0.1s')).toBe(-150);
+    expect(moverScore('+M3/9 0.01s')).toBe(30000 - 5);
+    expect(moverScore('-M1/2')).toBe(-(30000 - 1));
+    expect(moverScore('book')).toBeNull();
+  });
+
+  it('writes each game with White-relative scores, and leaves out games it cannot read', async () => {
+    const pgn = join(dir, 'games.pgn');
+    writeFileSync(
+      pgn,
+      [
+        '[Event "a"]',
+        '[Result "1-0"]',
+        '',
+        '1. e4 {+0.30/10 0.1s} e5 {-0.20/10 0.1s} 2. Qh5 {+0.10/9 0.1s} Nc6 {+0.05/9 0.1s} 3. Bc4 {+0.40/9 0.1s} Nf6 {-M1/5 0.1s} 4. Qxf7# {+M1/1 0s} 1-0',
+        '',
+        '[Event "b"]',
+        '[FEN "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1"]',
+        '[SetUp "1"]',
+        '[Result "1/2-1/2"]',
+        '',
+        '1... Kd7 {0.00/20 0.1s} 2. Kd2 {+0.50/20 0.1s} 1/2-1/2',
+        '',
+        '[Event "c"]',
+        '[Result "0-1"]',
+        '',
+        '1. e4 {+0.30/10 0.1s} e5 2. Nf3 {+0.20/10 0.1s} 0-1',
+        '',
+      ].join('\n'),
+    );
+    const out = join(dir, 'games.vf');
+    const notes: string[] = [];
+    const stats = await convertPgn([pgn], out, (l) => notes.push(l));
+    expect(stats).toEqual({ games: 2, positions: 9, skipped: 1 });
+    expect(notes.join('\n')).toMatch(/game 3 left out: no score after 'e5'/);
+    const bytes = readFileSync(out);
+    const index = indexGames(bytes);
+    const first = decodeGame(bytes, index.offsets[0], index.plies[0]);
+    expect(first.result).toBe(2);
+    expect(first.scores).toEqual([30, 20, 10, -5, 40, 30000 - 1, 30000 - 1]);
+    const second = decodeGame(bytes, index.offsets[1], index.plies[1]);
+    expect(second.result).toBe(1);
+    expect(new Position(second.fen).fen()).toBe('4k3/8/8/8/8/8/4P3/4K3 b - - 0 1');
+    expect(second.scores).toEqual([0, 50]);
+    const pos = new Position(second.fen);
+    pos.makeMove(unpackMove(pos, second.moves[0]));
+    expect(pos.fen()).toBe('8/3k4/8/8/8/8/4P3/4K3 w - - 1 2');
+  });
+});
