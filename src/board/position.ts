@@ -83,6 +83,9 @@ for (let file = 0; file < 8; file++) {
   ZOBRIST_EP_FILE[file * 2 + 1] = POLYGLOT_RANDOM[(772 + file) * 2] | 0;
 }
 
+/** The last stamp given to a position (see Position.stamp): shared by all positions of a thread. */
+let lastStamp = 0;
+
 /** A FEN the parser refused, with the reason in the message. */
 export class FenError extends Error {}
 
@@ -135,6 +138,17 @@ export class Position {
   readonly stackMg = new Int32Array(STACK_SIZE);
   readonly stackEg = new Int32Array(STACK_SIZE);
   readonly stackPhase = new Int32Array(STACK_SIZE);
+  /**
+   * What each move changed on the board, for evaluations kept incrementally
+   * (the NNUE accumulators): the move from ply p made changeCount[p] (up to
+   * 4) changes, changes[p * 4 + k] = piece << 7 | square << 1 | (1 if the
+   * piece arrived, 0 if it left). stamp[p] names the position at ply p: a
+   * number no other position of this thread had, so a cache keyed by it is
+   * never stale.
+   */
+  readonly changes = new Int32Array(STACK_SIZE * 4);
+  readonly changeCount = new Uint8Array(STACK_SIZE);
+  readonly stamp = new Int32Array(STACK_SIZE + 1);
   /** Whether the side to move is in check at each ply: 1 yes, 0 no, -1 not computed yet. */
   private readonly checkAtPly = new Int8Array(STACK_SIZE + 1).fill(-1);
 
@@ -310,7 +324,14 @@ export class Position {
     this.stackPhase[ply] = this.phase;
     this.ply = ply + 1;
     this.checkAtPly[ply + 1] = -1;
+    this.changeCount[ply] = 0;
+    this.stamp[ply + 1] = ++lastStamp;
     return ply;
+  }
+
+  /** Records a change of the move from `ply` (see changes). */
+  private logChange(ply: number, piece: number, sq: number, arrived: number): void {
+    this.changes[ply * 4 + this.changeCount[ply]++] = (piece << 7) | (sq << 1) | arrived;
   }
 
   /** Plays a legal move (from the move generator). */
@@ -334,27 +355,37 @@ export class Position {
       // `to` is the rook's square; king and rook land on their fixed files.
       const right = to > from ? 0 : 1;
       const r = us * 2 + right;
+      const king = makePiece(us, KING);
+      const rook = makePiece(us, ROOK);
       this.stackCaptured[ply] = 0;
       this.removePiece(from);
       this.removePiece(to);
-      this.addPiece(makePiece(us, KING), this.castleKingTo[r]);
-      this.addPiece(makePiece(us, ROOK), this.castleRookTo[r]);
+      this.addPiece(king, this.castleKingTo[r]);
+      this.addPiece(rook, this.castleRookTo[r]);
       this.kingSq[us] = this.castleKingTo[r];
+      this.logChange(ply, king, from, 0);
+      this.logChange(ply, rook, to, 0);
+      this.logChange(ply, king, this.castleKingTo[r], 1);
+      this.logChange(ply, rook, this.castleRookTo[r], 1);
     } else {
       let captured = this.board[to];
       if (kind === EN_PASSANT) {
         const capSq = to ^ 8;
         captured = this.board[capSq];
         this.removePiece(capSq);
+        this.logChange(ply, captured, capSq, 0);
       } else if (captured !== 0) {
         this.removePiece(to);
+        this.logChange(ply, captured, to, 0);
       }
       this.stackCaptured[ply] = captured;
       if (captured !== 0 || (piece & 7) === PAWN) this.halfmove = 0;
 
       this.removePiece(from);
-      if (kind >= 4) this.addPiece(makePiece(us, promotionType(move)), to);
-      else this.addPiece(piece, to);
+      const arrived = kind >= 4 ? makePiece(us, promotionType(move)) : piece;
+      this.addPiece(arrived, to);
+      this.logChange(ply, piece, from, 0);
+      this.logChange(ply, arrived, to, 1);
       if ((piece & 7) === KING) this.kingSq[us] = to;
 
       if (kind === DOUBLE_PUSH) {
@@ -461,6 +492,7 @@ export class Position {
   /** Forgets the undo history (keeps the position); makeMove history before this point is lost. */
   clearHistory(): void {
     this.checkAtPly[0] = this.checkAtPly[this.ply];
+    this.stamp[0] = this.stamp[this.ply];
     this.ply = 0;
   }
 
@@ -489,6 +521,7 @@ export class Position {
     this.phase = 0;
     this.ply = 0;
     this.checkAtPly[0] = -1;
+    this.stamp[0] = ++lastStamp;
     for (let sq = 0; sq < 64; sq++) {
       const piece = parsed.board[sq];
       if (piece !== 0) {

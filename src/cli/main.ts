@@ -7,6 +7,7 @@ import { runUci } from '../uci/uci.js';
 import { engineVersion } from '../uci/version.js';
 import { isSearchWorker, runSearchWorker } from '../uci/search-worker.js';
 import { isSelfPlayWorker, runSelfPlayWorker } from '../train/selfplay-run.js';
+import { isTrainWorker, runTrainWorker } from '../train/nnue-train.js';
 import { registerTrainCommands } from './train-commands.js';
 import { registerBookCommands } from './book-commands.js';
 import { registerEngineCommands } from './engine-commands.js';
@@ -28,6 +29,8 @@ if (isSearchWorker()) {
   runSearchWorker();
 } else if (isSelfPlayWorker()) {
   runSelfPlayWorker();
+} else if (isTrainWorker()) {
+  runTrainWorker();
 } else {
   // Before any search code runs; the flags hold for the whole process, workers included.
   tuneV8();

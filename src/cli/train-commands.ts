@@ -1,10 +1,11 @@
-// Subcommands that make training data for the neural network: `selfplay`
-// and `convert-pgn`.
+// Subcommands for the neural network: training data (`selfplay`,
+// `convert-pgn`) and training (`train`).
 
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { DEFAULT_SELFPLAY_SETTINGS, type SelfPlaySettings } from '../train/selfplay.js';
 import { convertPgn } from '../train/convert-pgn.js';
+import { DEFAULT_TRAIN_SETTINGS, type TrainSettings, train } from '../train/nnue-train.js';
 import { runSelfPlay } from '../train/selfplay-run.js';
 
 /** Reads an integer option within [min, max], or exits with a one-line error. */
@@ -109,6 +110,65 @@ export function registerTrainCommands(program: Command): void {
       try {
         const stats = await convertPgn(opts.pgn, opts.out, log);
         log(`${stats.games} games, ${stats.positions} positions written to ${opts.out}; ${stats.skipped} games left out`);
+      } catch (e) {
+        program.error(`error: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    });
+
+  const t = DEFAULT_TRAIN_SETTINGS;
+  program
+    .command('train')
+    .description('train the network (768 -> 2xH -> 1) on viriformat games, and write it quantised with a loss chart')
+    .requiredOption('--data <files...>', 'viriformat files (selfplay, convert-pgn)')
+    .option('--out-dir <dir>', 'where the network, its loss chart (.svg) and record (.json) go', 'nets')
+    .option('--hidden <n>', 'neurons per perspective', String(t.hidden))
+    .option('--buckets <n>', 'output buckets by piece count', String(t.buckets))
+    .option('--epochs <n>', 'passes over the training positions', String(t.epochs))
+    .option('--batch <n>', 'positions per optimiser step', String(t.batch))
+    .option('--lr <x>', 'learning rate at the start (cosine decay to lr * --lr-final)', String(t.lr))
+    .option('--lr-final <x>', 'final learning rate, as a fraction of --lr', String(t.lrFinal))
+    .option('--wdl <x>', 'weight of the game result in the target (the rest: the search score)', String(t.wdl))
+    .option('--scale <cp>', 'centipawns per unit of the output (sigmoid(score / scale))', String(t.scale))
+    .option('--weight-decay <x>', 'AdamW weight decay', String(t.weightDecay))
+    .option('--max-score <cp>', 'leave out positions scored further from 0', String(t.filter.maxScore))
+    .option('--valid <percent>', 'percent of the games held out for validation', String(t.validPercent))
+    .option('--threads <n>', 'worker threads computing gradients', String(t.threads))
+    .option('--seed <n>', 'seed of the initial weights and the shuffles', String(t.seed))
+    .action(async (o: Record<string, string> & { data: string[] }) => {
+      const num = (name: string, text: string, min: number, max: number, intOnly = false): number => {
+        const n = Number(text);
+        if (!Number.isFinite(n) || n < min || n > max || (intOnly && !Number.isInteger(n))) {
+          program.error(`error: --${name} must be ${intOnly ? 'an integer' : 'a number'} from ${min} to ${max}, got '${text}'`);
+        }
+        return n;
+      };
+      const hidden = num('hidden', o.hidden, 8, 4096, true);
+      if (hidden % 8 !== 0) program.error('error: --hidden must be a multiple of 8');
+      const settings: TrainSettings = {
+        ...t,
+        data: o.data,
+        outDir: o.outDir,
+        hidden,
+        buckets: num('buckets', o.buckets, 1, 16, true),
+        epochs: num('epochs', o.epochs, 1, 10000, true),
+        batch: num('batch', o.batch, 1, 1 << 24, true),
+        lr: num('lr', o.lr, 0, 1),
+        lrFinal: num('lr-final', o.lrFinal, 0, 1),
+        wdl: num('wdl', o.wdl, 0, 1),
+        scale: num('scale', o.scale, 1, 10000),
+        weightDecay: num('weight-decay', o.weightDecay, 0, 1),
+        filter: { ...t.filter, maxScore: num('max-score', o.maxScore, 0, 32767) },
+        validPercent: num('valid', o.valid, 0.01, 50),
+        threads: num('threads', o.threads, 1, 64, true),
+        seed: num('seed', o.seed, 0, 0xffffffff, true),
+      };
+      const log = (line: string): void => void process.stderr.write(`${process.stderr.isTTY ? '\r\x1b[K' : ''}${line}\n`);
+      const status = (line: string): void => {
+        if (process.stderr.isTTY) process.stderr.write(`\r${line}\x1b[K`);
+      };
+      try {
+        const result = await train(settings, log, status);
+        log(`network written to ${result.file} (loss chart and record beside it)`);
       } catch (e) {
         program.error(`error: ${e instanceof Error ? e.message : String(e)}`);
       }

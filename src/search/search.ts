@@ -18,7 +18,7 @@ import type { Position } from '../board/position.js';
 import { SEE_VALUE, seeGE } from '../board/see.js';
 import { cannotMate } from '../board/rules.js';
 import { EN_PASSANT, MAX_MOVES, MAX_PLY, PAWN, PROMO_KNIGHT, PROMO_QUEEN, moveKind, moveTo } from '../board/types.js';
-import { evaluate } from '../eval/evaluate.js';
+import { evaluate } from '../eval/index.js';
 import type { SearchControl } from './control.js';
 import { CorrectionHistory } from './correction.js';
 import { MoveHistory, NO_CONT, contKey, isNoisy } from './history.js';

@@ -4,7 +4,20 @@
 
 import { parseUciMove } from '../board/notation.js';
 import type { Position } from '../board/position.js';
+import { decodeNetwork, embeddedNetwork, useNetwork } from '../eval/index.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
+
+/** Which evaluation a thread uses: the network (built in, or the bytes of a network file) or the hand-crafted one. */
+export interface NetworkChoice {
+  use: boolean;
+  /** A network file's bytes (already checked by the UCI thread); null: the built-in network. */
+  bytes: Uint8Array | null;
+}
+
+/** Makes this thread evaluate as `choice` says. */
+export function applyNetworkChoice(choice: NetworkChoice): void {
+  useNetwork(choice.use ? (choice.bytes === null ? embeddedNetwork().net : decodeNetwork(choice.bytes)) : null);
+}
 
 /** What the worker receives in workerData when it is created. */
 export interface SearchWorkerData {
@@ -16,6 +29,8 @@ export interface SearchWorkerData {
   bootSeq: number;
   /** The warm-up's stop flags (a SearchControl buffer): the UCI thread raises them when it posts a job, so the job does not wait for the warm-up. */
   warmUpControl?: SharedArrayBuffer;
+  /** The evaluation to use (UseNNUE, EvalFile); absent: the engine's default. */
+  network?: NetworkChoice;
   /** Set for a helper of a parallel search (started by the search worker's ThreadPool, not by the UCI thread). */
   helper?: { index: number; booted: SharedArrayBuffer };
 }
@@ -45,6 +60,7 @@ export type ToWorker =
   | { type: 'hash'; seq: number; mb: number }
   | { type: 'threads'; seq: number; threads: number }
   | { type: 'clear'; seq: number }
+  | { type: 'network'; seq: number; choice: NetworkChoice }
   | {
       type: 'go';
       id: number;

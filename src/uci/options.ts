@@ -9,7 +9,11 @@
 import { BOOK_MODES } from '../book/reader.js';
 import { BOOK_OPTION_DEFAULTS } from '../book/uci-book.js';
 import { shippedBookPath } from '../book/paths.js';
+import { USE_NNUE_DEFAULT } from '../eval/index.js';
 import { MAX_THREADS } from '../search/threads.js';
+
+/** EvalFile's value for the network built into the engine. */
+export const BUILT_IN_NETWORK = '<built-in>';
 
 export type OptionName =
   | 'Hash'
@@ -24,7 +28,9 @@ export type OptionName =
   | 'OwnBook'
   | 'BookFile'
   | 'BookMode'
-  | 'BookDepth';
+  | 'BookDepth'
+  | 'UseNNUE'
+  | 'EvalFile';
 
 type OptionDecl =
   | { name: OptionName; type: 'spin'; default: number; min: number; max: number }
@@ -43,6 +49,8 @@ const OPTION_DECLS: readonly OptionDecl[] = [
   { name: 'UCI_Chess960', type: 'check', default: false },
   { name: 'UCI_ShowWDL', type: 'check', default: false },
   { name: 'SearchDriver', type: 'combo', default: 'pvs', vars: ['pvs', 'mtdf'] },
+  { name: 'UseNNUE', type: 'check', default: USE_NNUE_DEFAULT },
+  { name: 'EvalFile', type: 'string', default: BUILT_IN_NETWORK },
   { name: 'OwnBook', type: 'check', default: BOOK_OPTION_DEFAULTS.OwnBook },
   { name: 'BookFile', type: 'string', default: shippedBookPath() },
   { name: 'BookMode', type: 'combo', default: BOOK_OPTION_DEFAULTS.BookMode, vars: [...BOOK_MODES] },

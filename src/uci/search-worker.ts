@@ -32,7 +32,16 @@ import { formatSearchEvent } from './info.js';
 import { Searcher } from '../search/search.js';
 import { WarmUp } from '../search/warmup.js';
 import type { HelperThreads } from '../search/threads.js';
-import { errorText, loadPosition, type FromWorker, type PositionSpec, type SearchWorkerData, type ToWorker } from './messages.js';
+import {
+  type NetworkChoice,
+  applyNetworkChoice,
+  errorText,
+  loadPosition,
+  type FromWorker,
+  type PositionSpec,
+  type SearchWorkerData,
+  type ToWorker,
+} from './messages.js';
 import { ThreadPool, runSearchHelper } from './thread-pool.js';
 
 /** True in a thread started by startSearchWorker(). */
@@ -56,7 +65,8 @@ export function runSearchWorker(): void {
     runSearchHelper(data);
     return;
   }
-  const worker = new SearchWorker((message) => parentPort!.postMessage(message), data.hashMb, data.threads ?? 1);
+  if (data.network !== undefined) applyNetworkChoice(data.network);
+  const worker = new SearchWorker((message) => parentPort!.postMessage(message), data.hashMb, data.threads ?? 1, data.network);
   worker.listen();
   const warm = worker.prime(data.warmUpControl);
   parentPort.postMessage({ type: 'ack', seq: data.bootSeq } satisfies FromWorker);
@@ -77,6 +87,7 @@ class SearchWorker {
     private readonly send: (message: FromWorker) => void,
     hashMb: number,
     threads: number,
+    network: NetworkChoice | undefined,
   ) {
     this.hashMb = hashMb;
     try {
@@ -87,6 +98,7 @@ class SearchWorker {
       this.searcher = new Searcher(1);
     }
     this.pool = new ThreadPool(startSearchWorker, (text) => this.send({ type: 'note', text }));
+    if (network !== undefined) this.pool.setNetwork(network);
     this.setThreads(threads);
   }
 
@@ -137,6 +149,11 @@ class SearchWorker {
           break;
         case 'threads':
           if (message.threads !== this.pool.helpers + 1) this.setThreads(message.threads);
+          this.send({ type: 'ack', seq: message.seq });
+          break;
+        case 'network':
+          this.guard('changing the evaluation', () => applyNetworkChoice(message.choice));
+          this.pool.setNetwork(message.choice);
           this.send({ type: 'ack', seq: message.seq });
           break;
         case 'clear':

@@ -18,7 +18,7 @@ import type { GoParams, SearchOptions } from '../search/limits.js';
 import { Searcher } from '../search/search.js';
 import { MAX_THREADS, ThreadState, waitUntil, type HelperThreads, type ThreadStateBuffers } from '../search/threads.js';
 import { TranspositionTable } from '../search/tt.js';
-import { errorText, loadPosition, type PositionSpec, type SearchWorkerData } from './messages.js';
+import { type NetworkChoice, type PositionSpec, type SearchWorkerData, applyNetworkChoice, errorText, loadPosition } from './messages.js';
 
 /** How long new helpers may take to boot: this, plus BOOT_EACH_MS per helper. */
 const BOOT_LIMIT_MS = 10000;
@@ -37,7 +37,9 @@ type ToHelper =
       options: SearchOptions;
     }
   /** ucinewgame: forget the history and killer statistics. */
-  | { type: 'clear' };
+  | { type: 'clear' }
+  /** UseNNUE or EvalFile changed. */
+  | { type: 'network'; choice: NetworkChoice };
 
 /** Helper -> pool: something to report (printed as an info string by the search worker). */
 type FromHelper = { type: 'note'; text: string };
@@ -48,6 +50,8 @@ export class ThreadPool {
   private booted = new Int32Array(new SharedArrayBuffer(4));
   /** A helper ended without being asked to: replace them all before the next search. */
   private broken = false;
+  /** The evaluation the helpers use (new helpers too); undefined: the engine's default. */
+  private network: NetworkChoice | undefined;
 
   constructor(
     /** Starts a worker running this engine's code (search-worker.ts's startSearchWorker). */
@@ -83,7 +87,14 @@ export class ThreadPool {
 
   private startHelper(index: number): Worker {
     const booted = this.booted.buffer as SharedArrayBuffer;
-    const worker = this.spawn({ kestrelRole: 'search-worker', hashMb: 0, threads: 1, bootSeq: 0, helper: { index, booted } });
+    const worker = this.spawn({
+      kestrelRole: 'search-worker',
+      hashMb: 0,
+      threads: 1,
+      bootSeq: 0,
+      helper: { index, booted },
+      network: this.network,
+    });
     worker.on('message', (m: FromHelper) => {
       if (this.workers.includes(worker) && m.type === 'note') this.note(m.text);
     });
@@ -108,6 +119,12 @@ export class ThreadPool {
   /** `ucinewgame`: the helpers forget their move-ordering statistics (the main searcher clears the shared table). */
   clear(): void {
     this.post({ type: 'clear' });
+  }
+
+  /** The helpers evaluate as `choice` says from now on. */
+  setNetwork(choice: NetworkChoice): void {
+    this.network = choice;
+    this.post({ type: 'network', choice });
   }
 
   private post(message: ToHelper): void {
@@ -152,12 +169,17 @@ export function runSearchHelper(data: SearchWorkerData): void {
   const port = parentPort;
   if (data.helper === undefined || port === null) return;
   const { index } = data.helper;
+  if (data.network !== undefined) applyNetworkChoice(data.network);
   const pos = new Position();
   let searcher: Searcher | null = null;
   const noOutput = (): void => {};
   port.on('message', (m: ToHelper) => {
     if (m.type === 'clear') {
       searcher?.clearLearned();
+      return;
+    }
+    if (m.type === 'network') {
+      applyNetworkChoice(m.choice);
       return;
     }
     const state = new ThreadState(m.state);

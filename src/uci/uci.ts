@@ -19,12 +19,14 @@
 //     stdout and exit with code 0;
 //   - bad input gets an info string; no input crashes the engine.
 
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import { generateMoves } from '../board/movegen.js';
 import { moveToUci, parseUciMove } from '../board/notation.js';
 import { Position, START_FEN } from '../board/position.js';
 import { MAX_MOVES, WHITE } from '../board/types.js';
-import { explainEval } from '../eval/index.js';
+import { NetworkError, USE_NNUE_DEFAULT, decodeNetwork, embeddedNetwork, explain } from '../eval/index.js';
 import { SearchControl } from '../search/control.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
 import { computeTimeBudget } from '../search/timeman.js';
@@ -33,8 +35,16 @@ import { boardDiagram } from './board-display.js';
 import { emergencyInfo, emergencyMove } from './fallback.js';
 import { parseGo } from './go-params.js';
 import { WorkerHost } from './host.js';
-import { errorText, firstPvMove, type FromWorker, type PositionSpec, type SearchWorkerData } from './messages.js';
-import { OptionValues, optionLines } from './options.js';
+import {
+  type FromWorker,
+  type NetworkChoice,
+  type PositionSpec,
+  type SearchWorkerData,
+  applyNetworkChoice,
+  errorText,
+  firstPvMove,
+} from './messages.js';
+import { BUILT_IN_NETWORK, OptionValues, optionLines } from './options.js';
 import { Output } from './output.js';
 import { isSearchWorker, runSearchWorker } from './search-worker.js';
 import { engineVersion } from './version.js';
@@ -114,6 +124,9 @@ class UciEngine {
   private workerBootSeq = 0;
   private quitting = false;
   private readonly book = new BookController();
+  /** The evaluation the search uses (UseNNUE, EvalFile), and the network's name. */
+  private network: NetworkChoice = { use: USE_NNUE_DEFAULT, bytes: null };
+  private networkName = embeddedNetwork().name;
   private readonly moveScratch = new Int32Array(MAX_MOVES);
   /** Stops the current worker's JIT warm-up (a new one per worker started). */
   private warmUpControl = new SearchControl();
@@ -131,6 +144,7 @@ class UciEngine {
         threads: this.options.threads,
         bootSeq: this.workerBootSeq,
         warmUpControl: this.warmUpControl.buffer,
+        network: this.network,
       };
     };
     this.host = new WorkerHost(bootData, {
@@ -209,7 +223,7 @@ class UciEngine {
         this.out.writeLines(boardDiagram(this.pos));
         break;
       case 'eval':
-        this.out.writeLines(explainEval(this.pos).split('\n'));
+        this.out.writeLines(explain(this.pos).split('\n'));
         break;
       case 'bench':
         this.bench(args);
@@ -226,7 +240,13 @@ class UciEngine {
     else this.readyWaiters.push(this.lastSeq);
   }
 
-  private postMaintenance(message: { type: 'hash'; mb: number } | { type: 'threads'; threads: number } | { type: 'clear' }): void {
+  private postMaintenance(
+    message:
+      | { type: 'hash'; mb: number }
+      | { type: 'threads'; threads: number }
+      | { type: 'clear' }
+      | { type: 'network'; choice: NetworkChoice },
+  ): void {
     const seq = ++this.lastSeq;
     try {
       this.host.post({ ...message, seq });
@@ -276,9 +296,44 @@ class UciEngine {
       case 'BookDepth':
         this.book.setDepth(result.value as number);
         break;
+      case 'UseNNUE':
+        this.setNetwork({ ...this.network, use: result.value as boolean });
+        break;
+      case 'EvalFile':
+        this.loadEvalFile(result.value as string);
+        break;
       default:
         break; // read when the next search starts
     }
+  }
+
+  /** EvalFile: a network file, or the built-in network. A file that cannot be used is reported and the network in use kept. */
+  private loadEvalFile(path: string): void {
+    if (path === '' || path === BUILT_IN_NETWORK) {
+      this.networkName = embeddedNetwork().name;
+      this.setNetwork({ ...this.network, bytes: null });
+      return;
+    }
+    try {
+      const bytes = new Uint8Array(readFileSync(path));
+      const net = decodeNetwork(bytes);
+      this.networkName = basename(path);
+      this.out.info(
+        `EvalFile: using ${this.networkName} (768 -> 2x${net.hidden} -> ${net.buckets})${this.network.use ? '' : '; UseNNUE is false'}`,
+      );
+      this.setNetwork({ ...this.network, bytes });
+    } catch (e) {
+      const reason =
+        e instanceof NetworkError ? e.message : (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : clippedError(e);
+      this.out.info(`EvalFile: cannot use ${clip(path)}: ${reason}; keeping ${this.networkName}`);
+    }
+  }
+
+  /** The search worker (and, for `eval`, this thread) evaluate as `choice` says. */
+  private setNetwork(choice: NetworkChoice): void {
+    this.network = choice;
+    applyNetworkChoice(choice);
+    this.postMaintenance({ type: 'network', choice });
   }
 
   /** `position startpos|fen <fen> [moves ...]`. A bad FEN keeps the previous position; a bad move keeps the moves before it. */

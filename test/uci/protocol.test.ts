@@ -2,8 +2,11 @@
 // over pipes the way a GUI does. Timings are asserted loosely (the targets
 // are far lower) so that a loaded machine does not make the suite flaky.
 
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { encodeNetwork } from '../../src/eval/nnue/network.js';
+import { initParams, quantise } from '../../src/train/nnue-model.js';
 import { describe, expect, it } from 'vitest';
 import { EngineProcess, ROOT, useEngines } from './engine-process.js';
 
@@ -37,6 +40,8 @@ describe('handshake and options', () => {
       'option name UCI_Chess960 type check default false',
       'option name UCI_ShowWDL type check default false',
       'option name SearchDriver type combo default pvs var pvs var mtdf',
+      'option name UseNNUE type check default false',
+      'option name EvalFile type string default <built-in>',
       'option name OwnBook type check default false',
       `option name BookFile type string default ${join(ROOT, 'books', 'kestrel.bin')}`,
       'option name BookMode type combo default weighted var best var weighted',
@@ -100,6 +105,47 @@ describe('handshake and options', () => {
     const lines = await e.collectUntil(BESTMOVE);
     expect(lines.some((l) => / multipv 2 /.test(l))).toBe(true);
   }, 20000);
+});
+
+describe('the network options', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kestrel-evalfile-'));
+  const shape = { hidden: 16, buckets: 1 };
+  const params = new Float32Array(768 * 16 + 16 + 32 + 1);
+  initParams(shape, params, 3);
+  const good = encodeNetwork(quantise(shape, params, 255, 64, 400));
+  const file = (name: string, bytes: Uint8Array): string => {
+    const path = join(dir, name);
+    writeFileSync(path, bytes);
+    return path;
+  };
+
+  it('EvalFile loads a network and searches with it; a missing, corrupt or truncated file is reported and changes nothing', async () => {
+    const e = await engine();
+    e.send(`setoption name EvalFile value ${join(dir, 'missing.nnue')}`);
+    e.send(`setoption name EvalFile value ${file('junk.nnue', new Uint8Array(100).fill(7))}`);
+    e.send(`setoption name EvalFile value ${file('cut.nnue', good.subarray(0, 5000))}`);
+    const bad = await e.sync();
+    expect(bad).toEqual([
+      expect.stringMatching(/^info string EvalFile: cannot use .*missing\.nnue: no such file; keeping /),
+      expect.stringMatching(/^info string EvalFile: cannot use .*junk\.nnue: not a Kestrel network file \(bad magic\); keeping /),
+      expect.stringMatching(/^info string EvalFile: cannot use .*cut\.nnue: wrong size: .*truncated.*; keeping /),
+    ]);
+    e.send('setoption name UseNNUE value true');
+    e.send(`setoption name EvalFile value ${file('net.nnue', good)}`);
+    expect(await e.sync()).toEqual(['info string EvalFile: using net.nnue (768 -> 2x16 -> 1)']);
+    e.send('position startpos moves e2e4');
+    e.send('eval');
+    expect((await e.sync()).at(-1)).toMatch(
+      /^NNUE \((wasm|ts) kernel, 768 -> 2x16 -> 1\): -?\d+\.\d\d \(White's view\): the engine's evaluation\.$/,
+    );
+    e.send('setoption name Threads value 2');
+    e.send('go depth 6');
+    expect(await e.waitFor(BESTMOVE, 15000)).toMatch(/^bestmove [a-h][1-8][a-h][1-8]/);
+    e.send('setoption name UseNNUE value false');
+    e.send('setoption name EvalFile value <built-in>');
+    e.send('go depth 4');
+    expect(await e.waitFor(BESTMOVE, 15000)).toMatch(/^bestmove /);
+  }, 30000);
 });
 
 describe('responsiveness while searching', () => {

@@ -1,0 +1,123 @@
+// The network file: a quantised NNUE of the shape 768 -> 2 x H -> B
+// (perspective inputs, H hidden neurons per side, B output buckets), as
+// `kestrel train` writes it and the engine reads it.
+//
+// Inputs: one per (colour relative to the perspective, piece type, square
+// seen from the perspective): index = own? 0 : 384, + type * 64 (pawn 0 ..
+// king 5), + square, where Black's perspective flips the board vertically
+// (square ^ 56). Both perspectives share the weights.
+//
+// File (all integers little-endian):
+//   0  magic "KNNU"        4  format version (1)     8  inputs (768)
+//   12 hidden H            16 output buckets B       20 activation (1: SCReLU)
+//   24 QA                  28 QB                     32 eval scale (centipawns per unit)
+//   36 checksum            40 payload bytes          44..63 zero
+// then the payload: W1 int16[768 * H] (each input's H weights together),
+// b1 int16[H], W2 int16[B * 2H] (per bucket: the side to move's H weights,
+// then the other side's), b2 int32[B]. The checksum is FNV-1a (32 bits) of
+// the payload. A file is named by its content: kestrel-<sha256 prefix>.nnue.
+//
+// Quantisation: W1 and b1 are the float weights times QA; W2 times QB; b2
+// times QA * QB. An accumulator is in units of 1/QA, an activation
+// clamp(acc, 0, QA)^2 in 1/QA^2, so sum(activation * W2) / QA + b2 is the
+// output in units of 1/(QA * QB), and times scale / (QA * QB) centipawns.
+
+export const NNUE_INPUTS = 768;
+export const NNUE_MAGIC = 0x554e4e4b; // "KNNU"
+export const NNUE_FORMAT_VERSION = 1;
+export const ACTIVATION_SCRELU = 1;
+const HEADER_BYTES = 64;
+
+/** A quantised network. */
+export interface Network {
+  hidden: number;
+  buckets: number;
+  activation: number;
+  qa: number;
+  qb: number;
+  scale: number;
+  /** [input * hidden + j] */
+  w1: Int16Array;
+  b1: Int16Array;
+  /** [bucket * 2 * hidden + k]: k < hidden the side to move's accumulator, then the other side's. */
+  w2: Int16Array;
+  b2: Int32Array;
+}
+
+/** A network file that cannot be used; the message says why. */
+export class NetworkError extends Error {}
+
+/** FNV-1a, 32 bits. */
+export function fnv1a(bytes: Uint8Array): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  return h >>> 0;
+}
+
+function payloadBytes(hidden: number, buckets: number): number {
+  return 2 * (NNUE_INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets;
+}
+
+/** The file bytes of a network. */
+export function encodeNetwork(net: Network): Uint8Array {
+  const payload = payloadBytes(net.hidden, net.buckets);
+  const out = new Uint8Array(HEADER_BYTES + payload);
+  const view = new DataView(out.buffer);
+  let at = HEADER_BYTES;
+  for (const part of [net.w1, net.b1, net.w2]) {
+    for (let i = 0; i < part.length; i++, at += 2) view.setInt16(at, part[i], true);
+  }
+  for (let i = 0; i < net.b2.length; i++, at += 4) view.setInt32(at, net.b2[i], true);
+  const header = [NNUE_MAGIC, NNUE_FORMAT_VERSION, NNUE_INPUTS, net.hidden, net.buckets, net.activation, net.qa, net.qb, net.scale];
+  for (let i = 0; i < header.length; i++) view.setUint32(4 * i, header[i], true);
+  view.setUint32(36, fnv1a(out.subarray(HEADER_BYTES)), true);
+  view.setUint32(40, payload, true);
+  return out;
+}
+
+/** Reads a network file; throws NetworkError with the reason when it is not one this engine can use. */
+export function decodeNetwork(bytes: Uint8Array): Network {
+  if (bytes.length < HEADER_BYTES) throw new NetworkError(`too short for a network file (${bytes.length} bytes)`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const u32 = (i: number): number => view.getUint32(4 * i, true);
+  if (u32(0) !== NNUE_MAGIC) throw new NetworkError('not a Kestrel network file (bad magic)');
+  if (u32(1) !== NNUE_FORMAT_VERSION) throw new NetworkError(`format version ${u32(1)}, this engine reads version ${NNUE_FORMAT_VERSION}`);
+  const [inputs, hidden, buckets, activation, qa, qb, scale] = [u32(2), u32(3), u32(4), u32(5), u32(6), u32(7), u32(8)];
+  if (inputs !== NNUE_INPUTS) throw new NetworkError(`architecture with ${inputs} inputs, this engine has ${NNUE_INPUTS}`);
+  if (hidden < 8 || hidden > 4096 || hidden % 8 !== 0)
+    throw new NetworkError(`unsupported hidden size ${hidden} (a multiple of 8 from 8 to 4096)`);
+  if (buckets < 1 || buckets > 16) throw new NetworkError(`unsupported output bucket count ${buckets}`);
+  if (activation !== ACTIVATION_SCRELU) throw new NetworkError(`unsupported activation ${activation}`);
+  if (qa < 1 || qa > 255 || qb < 1 || qb > 1024 || scale < 1)
+    throw new NetworkError(`bad quantisation (QA ${qa}, QB ${qb}, scale ${scale})`);
+  const payload = payloadBytes(hidden, buckets);
+  if (u32(10) !== payload || bytes.length !== HEADER_BYTES + payload) {
+    throw new NetworkError(
+      `wrong size: ${bytes.length} bytes, the header's architecture needs ${HEADER_BYTES + payload} (truncated file?)`,
+    );
+  }
+  if (fnv1a(bytes.subarray(HEADER_BYTES)) !== u32(9)) throw new NetworkError('bad checksum (damaged file)');
+  let at = HEADER_BYTES;
+  const i16 = (n: number): Int16Array => {
+    const a = new Int16Array(n);
+    for (let i = 0; i < n; i++, at += 2) a[i] = view.getInt16(at, true);
+    return a;
+  };
+  const w1 = i16(NNUE_INPUTS * hidden);
+  const b1 = i16(hidden);
+  const w2 = i16(buckets * 2 * hidden);
+  const b2 = new Int32Array(buckets);
+  for (let i = 0; i < buckets; i++, at += 4) b2[i] = view.getInt32(at, true);
+  return { hidden, buckets, activation, qa, qb, scale, w1, b1, w2, b2 };
+}
+
+/** Input index of a piece (code colour * 8 + type) on sq, from perspective `side` (0 White, 1 Black). */
+export function inputIndex(side: number, piece: number, sq: number): number {
+  const own = piece >> 3 === side ? 0 : 384;
+  return own + ((piece & 7) - 1) * 64 + (side === 0 ? sq : sq ^ 56);
+}
+
+/** Output bucket of a position with `pieces` pieces on the board (kings included), out of `buckets`. */
+export function outputBucket(pieces: number, buckets: number): number {
+  return buckets === 1 ? 0 : Math.min(buckets - 1, ((pieces - 2) * buckets) / 31) | 0;
+}

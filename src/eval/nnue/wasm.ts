@@ -1,0 +1,92 @@
+// The network's kernel in WebAssembly with SIMD (kernel.wat): the weights
+// and the accumulator ring live in the module's memory, and the Kernel's
+// acc is a view of it, so the evaluator works the same over either kernel.
+
+import type { Kernel } from './evaluator.js';
+import { KERNEL_WASM_BASE64 } from './kernel-wasm.js';
+import type { Network } from './network.js';
+
+interface Exports {
+  update(dst: number, src: number, a0: number, a1: number, s0: number, s1: number, na: number, ns: number, h: number): void;
+  refresh(dst: number, b: number, rows: number, n: number, h: number): void;
+  output(us: number, them: number, w2: number, h: number, qa: number): number;
+}
+
+let compiled: WebAssembly.Module | null | undefined;
+
+/** The compiled kernel, or null where WebAssembly SIMD is not available. */
+function kernelModule(): WebAssembly.Module | null {
+  if (compiled === undefined) {
+    try {
+      const bytes = Uint8Array.from(atob(KERNEL_WASM_BASE64), (c) => c.charCodeAt(0));
+      compiled = new WebAssembly.Module(bytes);
+    } catch {
+      compiled = null;
+    }
+  }
+  return compiled;
+}
+
+/**
+ * Whether the WebAssembly kernel can run this network exactly: SIMD
+ * available, at most 256 hidden neurons (the output's int32 lanes), and
+ * output weights within ±128 (v * w must fit int16).
+ */
+export function wasmKernelFits(net: Network): boolean {
+  if (kernelModule() === null || net.hidden > 256 || net.hidden % 8 !== 0) return false;
+  for (let i = 0; i < net.w2.length; i++) if (net.w2[i] > 128 || net.w2[i] < -128) return false;
+  return true;
+}
+
+export class WasmKernel implements Kernel {
+  readonly acc: Int16Array;
+  private readonly k: Exports;
+  private readonly h: number;
+  /** Element offsets in the module's memory (int16 units). */
+  private readonly b1: number;
+  private readonly w2: number;
+  private readonly accBase: number;
+  /** Byte offset of the row list refresh() reads. */
+  private readonly rowsAt: number;
+  private readonly rows: Int32Array;
+
+  /** ringSlots: accumulator slots of H int16 each (the evaluator's ring: 2 per ply). */
+  constructor(
+    private readonly net: Network,
+    ringSlots: number,
+  ) {
+    const module = kernelModule();
+    if (module === null) throw new Error('WebAssembly SIMD is not available');
+    const h = net.hidden;
+    this.h = h;
+    this.b1 = net.w1.length;
+    this.w2 = this.b1 + h;
+    this.accBase = this.w2 + net.w2.length;
+    const accEnd = this.accBase + ringSlots * h;
+    this.rowsAt = Math.ceil((accEnd * 2) / 16) * 16;
+    const bytes = this.rowsAt + 32 * 4;
+    const memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / 65536) });
+    const mem16 = new Int16Array(memory.buffer);
+    mem16.set(net.w1, 0);
+    mem16.set(net.b1, this.b1);
+    mem16.set(net.w2, this.w2);
+    this.acc = new Int16Array(memory.buffer, this.accBase * 2, ringSlots * h);
+    this.rows = new Int32Array(memory.buffer, this.rowsAt, 32);
+    this.k = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as Exports;
+  }
+
+  update(dst: number, src: number, adds: Int32Array, nAdds: number, subs: Int32Array, nSubs: number): void {
+    this.k.update(dst + this.accBase, src + this.accBase, adds[0], adds[1], subs[0], subs[1], nAdds, nSubs, this.h);
+  }
+
+  refresh(dst: number, rows: Int32Array, n: number): void {
+    for (let k = 0; k < n; k++) this.rows[k] = rows[k];
+    this.k.refresh(dst + this.accBase, this.b1, this.rowsAt, n, this.h);
+  }
+
+  output(us: number, them: number, bucket: number): number {
+    const net = this.net;
+    const sum = this.k.output(us + this.accBase, them + this.accBase, this.w2 + bucket * 2 * this.h, this.h, net.qa);
+    return Math.trunc(((Math.trunc(sum / net.qa) + net.b2[bucket]) * net.scale) / (net.qa * net.qb));
+  }
+}

@@ -1,0 +1,140 @@
+// Training positions for the network, read from viriformat games: every
+// position that a game's recorded move was played in, less the ones a
+// static evaluation should not be taught (see PositionFilter). Each kept
+// position is packed for the trainer's threads into shared memory:
+//   features: up to 32 input indices from White's perspective (uint16; a
+//             piece's index from Black's is flipInput(index));
+//   count, side to move, result for White (0, 1, 2) and score for White (int16).
+// Positions of a game are kept together in order; a game goes to the
+// validation set or the training set as a whole (by a hash of its number).
+
+import { readFileSync } from 'node:fs';
+import { Position } from '../board/position.js';
+import { CASTLE, EN_PASSANT, WHITE, moveKind, moveTo } from '../board/types.js';
+import { inputIndex } from '../eval/nnue/network.js';
+import { decodeGame, indexGames, unpackMove } from './viriformat.js';
+
+export const MAX_FEATURES = 32;
+
+export interface PositionFilter {
+  /** Positions whose score is further from 0 than this are left out (mates, lost causes). */
+  maxScore: number;
+  /** Leave out positions in check (the evaluation is never asked there). */
+  skipInCheck: boolean;
+  /** Leave out positions whose recorded move was a capture or promotion (not quiet: the score is the exchange's). */
+  skipNoisy: boolean;
+}
+
+export const DEFAULT_FILTER: PositionFilter = { maxScore: 3000, skipInCheck: true, skipNoisy: true };
+
+/** A set of positions in shared memory (sent to worker threads as it is). */
+export interface PositionSet {
+  count: number;
+  /** [i * MAX_FEATURES + k], White-perspective input indices; slots past counts[i] are unused. */
+  features: Uint16Array;
+  counts: Uint8Array;
+  /** 0 White to move, 1 Black. */
+  sides: Uint8Array;
+  /** Game result for White: 0 loss, 1 draw, 2 win. */
+  results: Uint8Array;
+  /** Search score for White, centipawns. */
+  scores: Int16Array;
+}
+
+/** The input index of a White-perspective index from Black's perspective. */
+export function flipInput(index: number): number {
+  return (index < 384 ? index + 384 : index - 384) ^ 56;
+}
+
+function allocate(count: number): PositionSet {
+  return {
+    count,
+    features: new Uint16Array(new SharedArrayBuffer(count * MAX_FEATURES * 2)),
+    counts: new Uint8Array(new SharedArrayBuffer(count)),
+    sides: new Uint8Array(new SharedArrayBuffer(count)),
+    results: new Uint8Array(new SharedArrayBuffer(count)),
+    scores: new Int16Array(new SharedArrayBuffer(Math.max(2, count * 2))),
+  };
+}
+
+/** Whether game number `game` belongs to the validation set (about `percent`% of games). */
+export function isValidationGame(game: number, percent: number): boolean {
+  let h = Math.imul(game ^ 0x5bd1e995, 0x9e3779b1);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  return (h >>> 0) % 10000 < percent * 100;
+}
+
+export interface LoadedData {
+  train: PositionSet;
+  valid: PositionSet;
+  games: number;
+  /** Positions read, and left out by each filter. */
+  read: number;
+  inCheck: number;
+  noisy: number;
+  bigScore: number;
+}
+
+/** Reads viriformat files into a training and a validation set. */
+export function loadPositions(files: readonly string[], filter: PositionFilter, validPercent: number): LoadedData {
+  // First pass: count, so that the shared arrays are allocated once.
+  const sources = files.map((file) => {
+    const bytes = readFileSync(file);
+    return { bytes, index: indexGames(bytes) };
+  });
+  let total = 0;
+  for (const s of sources) for (const n of s.index.plies) total += n;
+  const scratch = allocate(total);
+  const isValid = new Uint8Array(total);
+  const stats = { read: 0, inCheck: 0, noisy: 0, bigScore: 0, games: 0 };
+  let kept = 0;
+  for (const { bytes, index } of sources) {
+    for (let g = 0; g < index.offsets.length; g++) {
+      const game = decodeGame(bytes, index.offsets[g], index.plies[g]);
+      const valid = isValidationGame(stats.games++, validPercent);
+      const pos = new Position(game.fen);
+      for (let i = 0; i < game.moves.length; i++) {
+        const move = unpackMove(pos, game.moves[i]);
+        const score = game.scores[i];
+        stats.read++;
+        const noisy = moveKind(move) >= 4 || moveKind(move) === EN_PASSANT || (moveKind(move) !== CASTLE && pos.board[moveTo(move)] !== 0);
+        if (filter.skipInCheck && pos.inCheck()) stats.inCheck++;
+        else if (filter.skipNoisy && noisy) stats.noisy++;
+        else if (Math.abs(score) > filter.maxScore) stats.bigScore++;
+        else {
+          let n = 0;
+          for (let sq = 0; sq < 64; sq++) {
+            const piece = pos.board[sq];
+            if (piece !== 0) scratch.features[kept * MAX_FEATURES + n++] = inputIndex(WHITE, piece, sq);
+          }
+          scratch.counts[kept] = n;
+          scratch.sides[kept] = pos.side;
+          scratch.results[kept] = game.result;
+          scratch.scores[kept] = score;
+          isValid[kept] = valid ? 1 : 0;
+          kept++;
+        }
+        pos.makeMove(move);
+        // The Position's undo stack is finite: long games start over from here.
+        if (pos.ply > 4000) pos.clearHistory();
+      }
+    }
+  }
+  let validCount = 0;
+  for (let i = 0; i < kept; i++) validCount += isValid[i];
+  const train = allocate(kept - validCount);
+  const valid = allocate(validCount);
+  const at = [0, 0];
+  for (let i = 0; i < kept; i++) {
+    const set = isValid[i] ? valid : train;
+    const j = at[isValid[i]]++;
+    set.features.set(scratch.features.subarray(i * MAX_FEATURES, (i + 1) * MAX_FEATURES), j * MAX_FEATURES);
+    set.counts[j] = scratch.counts[i];
+    set.sides[j] = scratch.sides[i];
+    set.results[j] = scratch.results[i];
+    set.scores[j] = scratch.scores[i];
+  }
+  return { train, valid, ...stats };
+}

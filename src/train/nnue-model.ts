@@ -1,0 +1,199 @@
+// The network in floating point, as the trainer holds it, and the forward
+// and backward pass over one position. Parameters live in one Float32Array:
+//   W1 [768 * H] (input-major), b1 [H], W2 [B * 2H], b2 [B].
+// Forward: each perspective's accumulator is b1 plus the W1 rows of its
+// active inputs; the activation is SCReLU, clamp(x, 0, 1)^2; the output is
+// W2 . [stm activations, other side's activations] + b2 of the position's
+// bucket, in units of `scale` centipawns (a sigmoid of it is the expected
+// score). The loss is (sigmoid(output) - target)^2, the target a blend of
+// the game's result and sigmoid(search score / scale).
+
+import { NNUE_INPUTS, type Network, ACTIVATION_SCRELU, outputBucket } from '../eval/nnue/network.js';
+import { MAX_FEATURES, type PositionSet, flipInput } from './nnue-data.js';
+
+/** Float weights are kept within this, so that W1 * QA and W2 * QB fit the quantised types. */
+export const WEIGHT_CLIP = 1.98;
+
+export interface Shape {
+  hidden: number;
+  buckets: number;
+}
+
+export interface Layout {
+  w1: number;
+  b1: number;
+  w2: number;
+  b2: number;
+  size: number;
+}
+
+export function layoutOf(shape: Shape): Layout {
+  const h = shape.hidden;
+  const w1 = 0;
+  const b1 = NNUE_INPUTS * h;
+  const w2 = b1 + h;
+  const b2 = w2 + shape.buckets * 2 * h;
+  return { w1, b1, w2, b2, size: b2 + shape.buckets };
+}
+
+/** Initial weights: small random W1 and W2 (uniform, from a seeded generator), zero biases. */
+export function initParams(shape: Shape, params: Float32Array, seed: number): void {
+  const l = layoutOf(shape);
+  let s = seed | 0 || 1;
+  const uniform = (a: number): number => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return ((s >>> 0) / 4294967296) * 2 * a - a;
+  };
+  params.fill(0);
+  // About 30 inputs are active: their sum then starts with a spread of about 0.3.
+  for (let i = l.w1; i < l.b1; i++) params[i] = uniform(0.1);
+  for (let i = l.b1; i < l.w2; i++) params[i] = 0.1;
+  const a = 1 / Math.sqrt(2 * shape.hidden);
+  for (let i = l.w2; i < l.b2; i++) params[i] = uniform(a);
+}
+
+export interface LossSettings {
+  /** Weight of the game result in the target (the rest is the search score). */
+  wdl: number;
+  /** Centipawns per output unit. */
+  scale: number;
+}
+
+function sigmoid(x: number): number {
+  return 1 / (1 + Math.exp(-x));
+}
+
+/** The two accumulators of position p of set (us: the side to move's perspective). */
+function accumulate(
+  h: number,
+  b1: number,
+  params: Float32Array,
+  set: PositionSet,
+  p: number,
+  accUs: Float32Array,
+  accThem: Float32Array,
+): void {
+  const features = set.features;
+  const side = set.sides[p];
+  const base = p * MAX_FEATURES;
+  for (let j = 0; j < h; j++) {
+    accUs[j] = params[b1 + j];
+    accThem[j] = params[b1 + j];
+  }
+  for (let k = 0, count = set.counts[p]; k < count; k++) {
+    const white = features[base + k];
+    const black = flipInput(white);
+    const us = (side === 0 ? white : black) * h;
+    const them = (side === 0 ? black : white) * h;
+    for (let j = 0; j < h; j++) {
+      accUs[j] += params[us + j];
+      accThem[j] += params[them + j];
+    }
+  }
+}
+
+/** The output (in units of scale) from the accumulators, with the output weights starting at w2 and bias at b2. */
+function output(h: number, w2: number, b2: number, params: Float32Array, accUs: Float32Array, accThem: Float32Array): number {
+  let out = params[b2];
+  for (let j = 0; j < h; j++) {
+    const u = accUs[j] < 0 ? 0 : accUs[j] > 1 ? 1 : accUs[j];
+    const t = accThem[j] < 0 ? 0 : accThem[j] > 1 ? 1 : accThem[j];
+    out += params[w2 + j] * u * u + params[w2 + h + j] * t * t;
+  }
+  return out;
+}
+
+/**
+ * Forward and (with grads) backward pass over positions order[from..to) of
+ * `set` (order null: from..to themselves); adds the gradients of the summed
+ * loss to grads and returns the summed loss. accUs/accThem: scratch of H floats.
+ */
+export function lossAndGradients(
+  shape: Shape,
+  params: Float32Array,
+  grads: Float32Array | null,
+  set: PositionSet,
+  order: Int32Array | null,
+  from: number,
+  to: number,
+  loss: LossSettings,
+  accUs: Float32Array,
+  accThem: Float32Array,
+): number {
+  const h = shape.hidden;
+  const l = layoutOf(shape);
+  const features = set.features;
+  let total = 0;
+  for (let n = from; n < to; n++) {
+    const p = order === null ? n : order[n];
+    accumulate(h, l.b1, params, set, p, accUs, accThem);
+    const side = set.sides[p];
+    const bucket = outputBucket(set.counts[p], shape.buckets);
+    const w2 = l.w2 + bucket * 2 * h;
+    const prediction = sigmoid(output(h, w2, l.b2 + bucket, params, accUs, accThem));
+    // Targets from the side to move's point of view.
+    const whiteResult = set.results[p] / 2;
+    const result = side === 0 ? whiteResult : 1 - whiteResult;
+    const score = side === 0 ? set.scores[p] : -set.scores[p];
+    const target = loss.wdl * result + (1 - loss.wdl) * sigmoid(score / loss.scale);
+    const error = prediction - target;
+    total += error * error;
+    if (grads === null) continue;
+
+    const g = 2 * error * prediction * (1 - prediction);
+    grads[l.b2 + bucket] += g;
+    // Through the output layer, into the accumulators (acc* now hold their gradients).
+    for (let j = 0; j < h; j++) {
+      const x = accUs[j];
+      const y = accThem[j];
+      const u = x < 0 ? 0 : x > 1 ? 1 : x;
+      const t = y < 0 ? 0 : y > 1 ? 1 : y;
+      grads[w2 + j] += g * u * u;
+      grads[w2 + h + j] += g * t * t;
+      accUs[j] = x > 0 && x < 1 ? g * params[w2 + j] * 2 * x : 0;
+      accThem[j] = y > 0 && y < 1 ? g * params[w2 + h + j] * 2 * y : 0;
+      grads[l.b1 + j] += accUs[j] + accThem[j];
+    }
+    const base = p * MAX_FEATURES;
+    for (let k = 0, count = set.counts[p]; k < count; k++) {
+      const white = features[base + k];
+      const black = flipInput(white);
+      const us = (side === 0 ? white : black) * h;
+      const them = (side === 0 ? black : white) * h;
+      for (let j = 0; j < h; j++) {
+        grads[us + j] += accUs[j];
+        grads[them + j] += accThem[j];
+      }
+    }
+  }
+  return total;
+}
+
+/** The network rounded to the file's integer types (QA, QB as given). */
+export function quantise(shape: Shape, params: Float32Array, qa: number, qb: number, scale: number): Network {
+  const h = shape.hidden;
+  const l = layoutOf(shape);
+  const q = (x: number, f: number): number => Math.round(Math.max(-WEIGHT_CLIP, Math.min(WEIGHT_CLIP, x)) * f);
+  const w1 = new Int16Array(NNUE_INPUTS * h);
+  for (let i = 0; i < w1.length; i++) w1[i] = q(params[l.w1 + i], qa);
+  const b1 = new Int16Array(h);
+  for (let i = 0; i < h; i++) b1[i] = q(params[l.b1 + i], qa);
+  const w2 = new Int16Array(shape.buckets * 2 * h);
+  for (let i = 0; i < w2.length; i++) w2[i] = q(params[l.w2 + i], qb);
+  const b2 = new Int32Array(shape.buckets);
+  for (let i = 0; i < shape.buckets; i++) b2[i] = Math.round(params[l.b2 + i] * qa * qb);
+  return { hidden: h, buckets: shape.buckets, activation: ACTIVATION_SCRELU, qa, qb, scale, w1, b1, w2, b2 };
+}
+
+/** The float network's evaluation of position p of set, centipawns from the side to move's view. */
+export function floatEval(shape: Shape, params: Float32Array, set: PositionSet, p: number, scale: number): number {
+  const h = shape.hidden;
+  const l = layoutOf(shape);
+  const us = new Float32Array(h);
+  const them = new Float32Array(h);
+  accumulate(h, l.b1, params, set, p, us, them);
+  const bucket = outputBucket(set.counts[p], shape.buckets);
+  return output(h, l.w2 + bucket * 2 * h, l.b2 + bucket, params, us, them) * scale;
+}

@@ -1,0 +1,302 @@
+// `kestrel train`: trains the network on viriformat games. The main thread
+// holds the optimiser (AdamW, cosine learning-rate decay); worker threads
+// compute the gradients of their share of each mini-batch over the shared
+// positions and weights (SharedArrayBuffers: nothing is copied). After each
+// epoch the validation loss is measured on games the training never saw;
+// at the end the network is quantised, checked against the float one and
+// written with a loss chart and a record of how it was made.
+
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Worker, parentPort, workerData } from 'node:worker_threads';
+import { type Network, encodeNetwork, outputBucket } from '../eval/nnue/network.js';
+import { outputOf, refreshAccumulator } from '../eval/nnue/reference.js';
+import { startWorker, workerRole } from '../platform/worker.js';
+import { lossChartSvg } from './loss-chart.js';
+import { DEFAULT_FILTER, type LoadedData, MAX_FEATURES, type PositionFilter, type PositionSet, loadPositions } from './nnue-data.js';
+import { type LossSettings, type Shape, WEIGHT_CLIP, floatEval, initParams, layoutOf, lossAndGradients, quantise } from './nnue-model.js';
+
+const ROLE = 'nnue-train-worker';
+
+export interface TrainSettings extends Shape, LossSettings {
+  data: string[];
+  outDir: string;
+  epochs: number;
+  batch: number;
+  /** Learning rate at the start; it decays along a cosine to lr * lrFinal. */
+  lr: number;
+  lrFinal: number;
+  weightDecay: number;
+  threads: number;
+  seed: number;
+  /** Percent of the games held out for validation. */
+  validPercent: number;
+  filter: PositionFilter;
+  qa: number;
+  qb: number;
+}
+
+export const DEFAULT_TRAIN_SETTINGS: Omit<TrainSettings, 'data' | 'outDir'> = {
+  hidden: 256,
+  buckets: 1,
+  wdl: 0.25,
+  scale: 400,
+  epochs: 10,
+  batch: 16384,
+  lr: 0.001,
+  lrFinal: 0.05,
+  weightDecay: 0.01,
+  threads: 2,
+  seed: 1,
+  validPercent: 3,
+  filter: DEFAULT_FILTER,
+  qa: 255,
+  qb: 64,
+};
+
+/** What a worker is given when it starts. */
+interface WorkerInput {
+  kestrelRole: typeof ROLE;
+  shape: Shape;
+  loss: LossSettings;
+  train: PositionSet;
+  valid: PositionSet;
+  params: Float32Array;
+  grads: Float32Array;
+  order: Int32Array;
+}
+
+type ToWorker = { set: 'train' | 'valid'; from: number; to: number; gradients: boolean };
+
+export interface EpochRecord {
+  epoch: number;
+  train: number;
+  valid: number;
+  lr: number;
+  seconds: number;
+}
+
+export interface TrainResult {
+  file: string;
+  history: EpochRecord[];
+  positions: number;
+  validPositions: number;
+  /** Quantised against float evaluation on validation positions, centipawns. */
+  quantisation: { meanAbs: number; maxAbs: number; samples: number };
+}
+
+function clock(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  return `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** A seeded Fisher-Yates shuffle of 0..n-1 into order. */
+function shuffle(order: Int32Array, n: number, seed: number): void {
+  let s = seed | 0 || 1;
+  for (let i = 0; i < n; i++) order[i] = i;
+  for (let i = n - 1; i > 0; i--) {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    const j = (s >>> 0) % (i + 1);
+    const t = order[i];
+    order[i] = order[j];
+    order[j] = t;
+  }
+}
+
+/** The worker threads, each with its own gradient buffer. */
+class GradientWorkers {
+  private readonly workers: Worker[] = [];
+  readonly grads: Float32Array[] = [];
+
+  constructor(threads: number, shape: Shape, loss: LossSettings, data: LoadedData, params: Float32Array, order: Int32Array) {
+    const size = layoutOf(shape).size;
+    for (let t = 0; t < threads; t++) {
+      const grads = new Float32Array(new SharedArrayBuffer(size * 4));
+      this.grads.push(grads);
+      const input: WorkerInput = { kestrelRole: ROLE, shape, loss, train: data.train, valid: data.valid, params, grads, order };
+      this.workers.push(startWorker(import.meta.url, input));
+    }
+  }
+
+  /** Positions [from, to) of the set split among the workers; resolves with the summed loss. */
+  run(set: 'train' | 'valid', from: number, to: number, gradients: boolean): Promise<number> {
+    const n = this.workers.length;
+    const share = Math.ceil((to - from) / n);
+    return Promise.all(
+      this.workers.map(
+        (w, i) =>
+          new Promise<number>((resolve, reject) => {
+            const onMessage = (loss: number): void => {
+              w.off('error', reject);
+              resolve(loss);
+            };
+            w.once('message', onMessage);
+            w.once('error', reject);
+            const a = Math.min(to, from + i * share);
+            w.postMessage({ set, from: a, to: Math.min(to, a + share), gradients } satisfies ToWorker);
+          }),
+      ),
+    ).then((losses) => losses.reduce((x, y) => x + y, 0));
+  }
+
+  close(): void {
+    for (const w of this.workers) void w.terminate();
+  }
+}
+
+/** Trains a network; progress and results go to log (one line each) and status (the progress line). */
+export async function train(
+  settings: TrainSettings,
+  log: (line: string) => void,
+  status: (line: string) => void = log,
+): Promise<TrainResult> {
+  const shape: Shape = { hidden: settings.hidden, buckets: settings.buckets };
+  const loss: LossSettings = { wdl: settings.wdl, scale: settings.scale };
+  const t0 = performance.now();
+  const data = loadPositions(settings.data, settings.filter, settings.validPercent);
+  log(
+    `${data.games} games, ${data.read} positions: ${data.train.count} for training, ${data.valid.count} for validation ` +
+      `(left out: ${data.inCheck} in check, ${data.noisy} with a capture or promotion, ${data.bigScore} with |score| > ${settings.filter.maxScore}); ` +
+      `read in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
+  if (data.train.count === 0 || data.valid.count === 0) throw new Error('not enough positions to train and validate on');
+
+  const layout = layoutOf(shape);
+  const params = new Float32Array(new SharedArrayBuffer(layout.size * 4));
+  initParams(shape, params, settings.seed);
+  const m = new Float32Array(layout.size);
+  const v = new Float32Array(layout.size);
+  const order = new Int32Array(new SharedArrayBuffer(data.train.count * 4));
+  const workers = new GradientWorkers(settings.threads, shape, loss, data, params, order);
+  const history: EpochRecord[] = [];
+  const batches = Math.ceil(data.train.count / settings.batch);
+  const totalSteps = settings.epochs * batches;
+  const beta1 = 0.9;
+  const beta2 = 0.999;
+  let step = 0;
+  const trainStart = performance.now();
+  try {
+    const validLoss = async (): Promise<number> => (await workers.run('valid', 0, data.valid.count, false)) / data.valid.count;
+    log(`epoch 0: validation loss ${(await validLoss()).toFixed(6)}`);
+    for (let epoch = 1; epoch <= settings.epochs; epoch++) {
+      const epochStart = performance.now();
+      shuffle(order, data.train.count, settings.seed * 7919 + epoch);
+      let trainSum = 0;
+      let lr = settings.lr;
+      for (let b = 0; b < batches; b++) {
+        const from = b * settings.batch;
+        const to = Math.min(data.train.count, from + settings.batch);
+        for (const g of workers.grads) g.fill(0);
+        trainSum += await workers.run('train', from, to, true);
+        // AdamW, with the gradient of the batch's mean loss.
+        step++;
+        lr = settings.lr * (settings.lrFinal + (1 - settings.lrFinal) * 0.5 * (1 + Math.cos((Math.PI * (step - 1)) / totalSteps)));
+        const scale = 1 / (to - from);
+        const c1 = 1 / (1 - beta1 ** step);
+        const c2 = 1 / (1 - beta2 ** step);
+        const grads = workers.grads;
+        for (let i = 0; i < layout.size; i++) {
+          let g = 0;
+          for (let w = 0; w < grads.length; w++) g += grads[w][i];
+          g *= scale;
+          m[i] = beta1 * m[i] + (1 - beta1) * g;
+          v[i] = beta2 * v[i] + (1 - beta2) * g * g;
+          let p = params[i] - lr * ((m[i] * c1) / (Math.sqrt(v[i] * c2) + 1e-8) + settings.weightDecay * params[i]);
+          if (p > WEIGHT_CLIP) p = WEIGHT_CLIP;
+          else if (p < -WEIGHT_CLIP) p = -WEIGHT_CLIP;
+          params[i] = p;
+        }
+        const done = (epoch - 1) * batches + b + 1;
+        const elapsed = (performance.now() - trainStart) / 1000;
+        const rate = (done * settings.batch) / elapsed;
+        status(
+          `epoch ${epoch}/${settings.epochs} ${'#'.repeat(Math.round((20 * (b + 1)) / batches)).padEnd(20, '.')} ` +
+            `loss ${(trainSum / Math.max(1, to)).toFixed(6)}  ${Math.round(rate)} positions/s  lr ${lr.toExponential(2)}  ` +
+            `time left ${clock(((totalSteps - done) * settings.batch) / rate)}`,
+        );
+      }
+      const record: EpochRecord = {
+        epoch,
+        train: trainSum / data.train.count,
+        valid: await validLoss(),
+        lr,
+        seconds: (performance.now() - epochStart) / 1000,
+      };
+      history.push(record);
+      log(
+        `epoch ${epoch}: loss ${record.train.toFixed(6)}, validation loss ${record.valid.toFixed(6)}, ` +
+          `${Math.round(data.train.count / record.seconds)} positions/s`,
+      );
+    }
+  } finally {
+    workers.close();
+  }
+
+  // Quantise, and check the integer network against the float one.
+  const net = quantise(shape, params, settings.qa, settings.qb, settings.scale);
+  const check = quantisationError(shape, params, net, data.valid, settings.scale);
+  log(
+    `quantised network against the float one on ${check.samples} validation positions: mean |difference| ${check.meanAbs.toFixed(2)} cp, max ${check.maxAbs} cp`,
+  );
+  const bytes = encodeNetwork(net);
+  const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 12);
+  mkdirSync(settings.outDir, { recursive: true });
+  const base = join(settings.outDir, `kestrel-${hash}`);
+  writeFileSync(`${base}.nnue`, bytes);
+  writeFileSync(
+    `${base}.svg`,
+    lossChartSvg(history, `kestrel-${hash}: 768 -> 2x${settings.hidden} -> ${settings.buckets}, ${data.train.count} positions`),
+  );
+  const { filter, ...rest } = settings;
+  writeFileSync(
+    `${base}.json`,
+    `${JSON.stringify({ network: `kestrel-${hash}.nnue`, settings: { ...rest, filter }, positions: data.train.count, validPositions: data.valid.count, history, quantisation: check }, null, 2)}\n`,
+  );
+  return { file: `${base}.nnue`, history, positions: data.train.count, validPositions: data.valid.count, quantisation: check };
+}
+
+/** Quantised against float evaluations (centipawns) on up to 20,000 positions of set. */
+function quantisationError(shape: Shape, params: Float32Array, net: Network, set: PositionSet, scale: number): TrainResult['quantisation'] {
+  const samples = Math.min(set.count, 20000);
+  const us = new Int16Array(net.hidden);
+  const them = new Int16Array(net.hidden);
+  let sum = 0;
+  let max = 0;
+  for (let i = 0; i < samples; i++) {
+    const p = Math.floor((i * set.count) / samples);
+    const inputs = set.features.subarray(p * MAX_FEATURES, p * MAX_FEATURES + set.counts[p]);
+    const side = set.sides[p];
+    refreshAccumulator(net, side, inputs, inputs.length, us);
+    refreshAccumulator(net, side ^ 1, inputs, inputs.length, them);
+    const bucket = outputBucket(set.counts[p], net.buckets);
+    const diff = Math.abs(outputOf(net, us, them, bucket) - floatEval(shape, params, set, p, scale));
+    sum += diff;
+    if (diff > max) max = diff;
+  }
+  return { meanAbs: sum / samples, maxAbs: Math.round(max), samples };
+}
+
+/** True in a training worker thread. */
+export function isTrainWorker(): boolean {
+  return workerRole() === ROLE;
+}
+
+/** The worker body: gradients (or just the loss) of the positions it is sent. */
+export function runTrainWorker(): void {
+  const input = workerData as WorkerInput;
+  const us = new Float32Array(input.shape.hidden);
+  const them = new Float32Array(input.shape.hidden);
+  parentPort!.on('message', (m: ToWorker) => {
+    const set = m.set === 'train' ? input.train : input.valid;
+    const order = m.set === 'train' ? input.order : null;
+    parentPort!.postMessage(
+      lossAndGradients(input.shape, input.params, m.gradients ? input.grads : null, set, order, m.from, m.to, input.loss, us, them),
+    );
+  });
+}
+
+// Under tsx the worker loads this module itself (see platform/worker.ts).
+if (isTrainWorker() && import.meta.url.endsWith('.ts')) runTrainWorker();

@@ -1,0 +1,142 @@
+// The network's evaluation: incremental accumulators against a fresh
+// computation, the WebAssembly kernel against the TypeScript one, colour
+// symmetry, and the file format's checks.
+
+import { describe, expect, it } from 'vitest';
+import { generateMoves } from '../../src/board/movegen.js';
+import { Position } from '../../src/board/position.js';
+import { MAX_MOVES, isPromotion, moveKind } from '../../src/board/types.js';
+import { NnueEvaluator } from '../../src/eval/nnue/evaluator.js';
+import { type Network, NetworkError, decodeNetwork, encodeNetwork } from '../../src/eval/nnue/network.js';
+import { evaluateReference } from '../../src/eval/nnue/reference.js';
+import { wasmKernelFits } from '../../src/eval/nnue/wasm.js';
+import { initParams, quantise } from '../../src/train/nnue-model.js';
+import { ALL_FENS, PERFT_FENS, mirrorFen, rng } from './fixtures.js';
+
+/** A network of random weights (as training starts), quantised: every input and neuron has some weight. */
+function randomNetwork(hidden: number, buckets = 1, seed = 5): Network {
+  const shape = { hidden, buckets };
+  const params = new Float32Array(768 * hidden + hidden + buckets * 2 * hidden + buckets);
+  initParams(shape, params, seed);
+  // Larger weights than an initial network's, so that activations saturate too and clamping is tested.
+  for (let i = 0; i < params.length; i++) params[i] *= 4;
+  return quantise(shape, params, 255, 64, 400);
+}
+
+const FRC = 'bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9';
+/** Positions where an en-passant capture is possible at once. */
+const EP = [
+  'rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3',
+  'rnbqkbnr/pppp1ppp/8/8/3PpP2/8/PPP1P1PP/RNBQKBNR b KQkq f3 0 3',
+  'rnbqkbnr/1pp1pppp/8/p2pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3',
+  '8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1',
+];
+
+describe('NNUE evaluation', () => {
+  for (const kernel of ['ts', 'wasm'] as const) {
+    it(`${kernel}: incremental accumulators equal a fresh computation after every move of long random games`, () => {
+      const net = randomNetwork(32, 3);
+      const evaluator = new NnueEvaluator(net, kernel);
+      expect(evaluator.kernelName).toBe(kernel);
+      const next = rng(2024);
+      const moves = new Int32Array(MAX_MOVES);
+      const seen = { castle: 0, ep: 0, promoCapture: 0, nulls: 0 };
+      for (const fen of [...PERFT_FENS, FRC, ...EP]) {
+        const pos = new Position(fen);
+        pos.chess960 = fen === FRC;
+        for (let ply = 0; ply < 60; ply++) {
+          const n = generateMoves(pos, moves, 0, false);
+          if (n === 0) break;
+          expect(evaluator.evaluate(pos)).toBe(evaluateReference(net, pos));
+          // Now and then a null move (as the search makes), or a move back.
+          if (!pos.inCheck() && next(10) === 0) {
+            pos.makeNullMove();
+            seen.nulls++;
+            expect(evaluator.evaluate(pos)).toBe(evaluateReference(net, pos));
+            pos.unmakeNullMove();
+          }
+          // Prefer the rare kinds of move so that each is met.
+          let m = moves[next(n)];
+          for (let i = 0; i < n; i++) {
+            const k = moveKind(moves[i]);
+            if (k === 2 || k === 3 || (isPromotion(moves[i]) && pos.board[(moves[i] >> 6) & 63] !== 0)) m = moves[i];
+          }
+          if (moveKind(m) === 2) seen.castle++;
+          if (moveKind(m) === 3) seen.ep++;
+          if (isPromotion(m) && pos.board[(m >> 6) & 63] !== 0) seen.promoCapture++;
+          pos.makeMove(m);
+          if (next(8) === 0) {
+            pos.unmakeMove();
+            expect(evaluator.evaluate(pos)).toBe(evaluateReference(net, pos));
+            pos.makeMove(m);
+          }
+        }
+      }
+      expect(seen.castle).toBeGreaterThan(10);
+      expect(seen.ep).toBeGreaterThan(3);
+      expect(seen.promoCapture).toBeGreaterThan(3);
+      expect(seen.nulls).toBeGreaterThan(50);
+    });
+  }
+
+  it('the WebAssembly kernel gives exactly the TypeScript numbers on thousands of positions, at several sizes', () => {
+    for (const hidden of [8, 64, 256]) {
+      const net = randomNetwork(hidden, 2, hidden);
+      expect(wasmKernelFits(net)).toBe(true);
+      const ts = new NnueEvaluator(net, 'ts');
+      const wasm = new NnueEvaluator(net, 'wasm');
+      for (const fen of ALL_FENS) {
+        const pos = new Position(fen);
+        expect(wasm.evaluate(pos)).toBe(ts.evaluate(pos));
+      }
+    }
+  });
+
+  it('a colour-flipped position evaluates the same from the side to move', () => {
+    const net = randomNetwork(64);
+    const evaluator = new NnueEvaluator(net);
+    let nonZero = 0;
+    for (const fen of ALL_FENS) {
+      const a = evaluator.evaluate(new Position(fen));
+      expect(evaluator.evaluate(new Position(mirrorFen(fen)))).toBe(a);
+      if (a !== 0) nonZero++;
+    }
+    expect(nonZero).toBeGreaterThan(ALL_FENS.length / 2);
+  });
+
+  it('reads back what it writes, and refuses bad files with the reason', () => {
+    const net = randomNetwork(16, 2);
+    const bytes = encodeNetwork(net);
+    expect(decodeNetwork(bytes)).toEqual(net);
+    const bad = (b: Uint8Array, message: RegExp): void => {
+      expect(() => decodeNetwork(b)).toThrow(NetworkError);
+      expect(() => decodeNetwork(b)).toThrow(message);
+    };
+    bad(bytes.slice(0, 20), /too short/);
+    bad(bytes.slice(0, bytes.length - 10), /wrong size.*truncated/);
+    const magic = bytes.slice();
+    magic[0] ^= 0xff;
+    bad(magic, /bad magic/);
+    const flipped = bytes.slice();
+    flipped[100] ^= 1;
+    bad(flipped, /bad checksum/);
+    const arch = bytes.slice();
+    new DataView(arch.buffer).setUint32(8, 640, true);
+    bad(arch, /640 inputs/);
+    const version = bytes.slice();
+    new DataView(version.buffer).setUint32(4, 9, true);
+    bad(version, /format version 9/);
+  });
+});
+
+describe('the WebAssembly kernel', () => {
+  it('in the bundle is kernel.wat assembled (npm run build:wasm after editing the .wat)', async () => {
+    const { readFileSync } = await import('node:fs');
+    // @ts-expect-error: a plain JavaScript module without types
+    const { assemble } = await import('../../scripts/build-wasm.mjs');
+    const { KERNEL_WASM_BASE64 } = await import('../../src/eval/nnue/kernel-wasm.js');
+    const text = readFileSync(new URL('../../src/eval/nnue/kernel.wat', import.meta.url), 'utf8');
+    const bytes: Buffer = await assemble(text);
+    expect(bytes.toString('base64')).toBe(KERNEL_WASM_BASE64);
+  });
+});
