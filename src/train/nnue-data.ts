@@ -46,7 +46,8 @@ export function flipInput(index: number): number {
   return (index < 384 ? index + 384 : index - 384) ^ 56;
 }
 
-function allocate(count: number): PositionSet {
+/** An empty set of `count` positions in shared memory. */
+export function allocatePositions(count: number): PositionSet {
   return {
     count,
     features: new Uint16Array(new SharedArrayBuffer(count * MAX_FEATURES * 2)),
@@ -86,7 +87,7 @@ export function loadPositions(files: readonly string[], filter: PositionFilter, 
   });
   let total = 0;
   for (const s of sources) for (const n of s.index.plies) total += n;
-  const scratch = allocate(total);
+  const scratch = allocatePositions(total);
   const isValid = new Uint8Array(total);
   const stats = { read: 0, inCheck: 0, noisy: 0, bigScore: 0, games: 0 };
   let kept = 0;
@@ -124,8 +125,8 @@ export function loadPositions(files: readonly string[], filter: PositionFilter, 
   }
   let validCount = 0;
   for (let i = 0; i < kept; i++) validCount += isValid[i];
-  const train = allocate(kept - validCount);
-  const valid = allocate(validCount);
+  const train = allocatePositions(kept - validCount);
+  const valid = allocatePositions(validCount);
   const at = [0, 0];
   for (let i = 0; i < kept; i++) {
     const set = isValid[i] ? valid : train;

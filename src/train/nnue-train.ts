@@ -107,7 +107,7 @@ function shuffle(order: Int32Array, n: number, seed: number): void {
 }
 
 /** The worker threads, each with its own gradient buffer. */
-class GradientWorkers {
+export class GradientWorkers {
   private readonly workers: Worker[] = [];
   readonly grads: Float32Array[] = [];
 
@@ -152,11 +152,13 @@ export async function train(
   settings: TrainSettings,
   log: (line: string) => void,
   status: (line: string) => void = log,
+  /** Positions to train on instead of settings.data's files (tests). */
+  given?: LoadedData,
 ): Promise<TrainResult> {
   const shape: Shape = { hidden: settings.hidden, buckets: settings.buckets };
   const loss: LossSettings = { wdl: settings.wdl, scale: settings.scale };
   const t0 = performance.now();
-  const data = loadPositions(settings.data, settings.filter, settings.validPercent);
+  const data = given ?? loadPositions(settings.data, settings.filter, settings.validPercent);
   log(
     `${data.games} games, ${data.read} positions: ${data.train.count} for training, ${data.valid.count} for validation ` +
       `(left out: ${data.inCheck} in check, ${data.noisy} with a capture or promotion, ${data.bigScore} with |score| > ${settings.filter.maxScore}); ` +
