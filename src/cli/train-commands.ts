@@ -3,6 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { type NetworkChoice, decodeNetwork } from '../eval/index.js';
 import { DEFAULT_SELFPLAY_SETTINGS, type SelfPlaySettings } from '../train/selfplay.js';
 import { convertPgn } from '../train/convert-pgn.js';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings, train } from '../train/nnue-train.js';
@@ -52,6 +53,7 @@ interface SelfPlayOptions {
   randomPlies?: string;
   book?: string;
   maxOpeningScore?: string;
+  network?: string;
 }
 
 export function registerTrainCommands(program: Command): void {
@@ -72,6 +74,10 @@ export function registerTrainCommands(program: Command): void {
     .option('--random-plies <n>', 'random legal plies that open each game (this many or one more)', String(d.randomPlies))
     .option('--book <file>', 'EPD file of starting positions (the random plies follow)')
     .option('--max-opening-score <cp>', 'throw away openings scored further from 0', String(d.maxOpeningScore))
+    .option(
+      '--network <file>',
+      "evaluate with this network file, 'built-in', or 'none' (the hand-crafted evaluation); default: as the engine",
+    )
     .action(async (opts: SelfPlayOptions) => {
       const settings: SelfPlaySettings = {
         ...d,
@@ -88,7 +94,20 @@ export function registerTrainCommands(program: Command): void {
       const positions = opts.positions === undefined ? undefined : integer(program, '--positions', opts.positions, 0, 1);
       if (games === undefined && positions === undefined && hours === undefined)
         program.error('error: say when to stop: --games, --positions or --hours');
+      let network: NetworkChoice | undefined;
+      if (opts.network === 'none') network = { use: false, bytes: null };
+      else if (opts.network === 'built-in') network = { use: true, bytes: null };
+      else if (opts.network !== undefined) {
+        try {
+          const bytes = new Uint8Array(readFileSync(opts.network));
+          decodeNetwork(bytes);
+          network = { use: true, bytes };
+        } catch (e) {
+          program.error(`error: cannot use the network ${opts.network}: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }
       const done = await runSelfPlay({
+        network,
         out: opts.out,
         threads: integer(program, '--threads', opts.threads, 1, 1, 64),
         seed: integer(program, '--seed', opts.seed, 1, 0, 0xffffffff),

@@ -30,6 +30,18 @@ export function useNetwork(net: Network | null, kernel: KernelChoice = 'auto'): 
   nnue = net === null ? null : new NnueEvaluator(net, kernel);
 }
 
+/** Which evaluation a thread uses: the network (built in, or the bytes of a network file) or the hand-crafted one. */
+export interface NetworkChoice {
+  use: boolean;
+  /** A network file's bytes (already checked); null: the built-in network. */
+  bytes: Uint8Array | null;
+}
+
+/** Makes this thread evaluate as `choice` says. */
+export function applyNetworkChoice(choice: NetworkChoice): void {
+  useNetwork(choice.use ? (choice.bytes === null ? embeddedNetwork().net : decodeNetwork(choice.bytes)) : null);
+}
+
 /** The network in use in this thread, or null. */
 export function networkInUse(): NnueEvaluator | null {
   return nnue;

@@ -6,6 +6,7 @@
 
 import { closeSync, existsSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
 import { type Worker, parentPort, workerData } from 'node:worker_threads';
+import { type NetworkChoice, applyNetworkChoice } from '../eval/index.js';
 import { startWorker, workerRole } from '../platform/worker.js';
 import { Searcher } from '../search/search.js';
 import { type SelfPlaySettings, SelfPlayer } from './selfplay.js';
@@ -26,12 +27,15 @@ export interface SelfPlayRun {
   positions?: number;
   hours?: number;
   settings: SelfPlaySettings;
+  /** The evaluation the games are played with; absent: the engine's default. */
+  network?: NetworkChoice;
 }
 
 interface WorkerInput {
   kestrelRole: typeof ROLE;
   seed: number;
   settings: SelfPlaySettings;
+  network?: NetworkChoice;
 }
 
 type ToWorker = { index: number };
@@ -136,7 +140,12 @@ export function runSelfPlay(
     process.on('SIGINT', onSignal);
 
     for (let t = 0; t < run.threads; t++) {
-      const worker = startWorker(import.meta.url, { kestrelRole: ROLE, seed: run.seed, settings: run.settings } satisfies WorkerInput);
+      const worker = startWorker(import.meta.url, {
+        kestrelRole: ROLE,
+        seed: run.seed,
+        settings: run.settings,
+        network: run.network,
+      } satisfies WorkerInput);
       workers.push(worker);
       worker.on('error', (e) => finish(e));
       worker.on('message', (m: FromWorker) => {
@@ -164,6 +173,7 @@ export function runSelfPlay(
 /** The worker body: plays the games it is sent, one at a time. */
 export function runSelfPlayWorker(): void {
   const input = workerData as WorkerInput;
+  if (input.network !== undefined) applyNetworkChoice(input.network);
   const player = new SelfPlayer(new Searcher(HASH_MB), input.settings);
   parentPort!.on('message', (m: ToWorker) => {
     try {

@@ -4,20 +4,10 @@
 
 import { parseUciMove } from '../board/notation.js';
 import type { Position } from '../board/position.js';
-import { decodeNetwork, embeddedNetwork, useNetwork } from '../eval/index.js';
+import type { NetworkChoice } from '../eval/index.js';
+
+export { type NetworkChoice, applyNetworkChoice } from '../eval/index.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
-
-/** Which evaluation a thread uses: the network (built in, or the bytes of a network file) or the hand-crafted one. */
-export interface NetworkChoice {
-  use: boolean;
-  /** A network file's bytes (already checked by the UCI thread); null: the built-in network. */
-  bytes: Uint8Array | null;
-}
-
-/** Makes this thread evaluate as `choice` says. */
-export function applyNetworkChoice(choice: NetworkChoice): void {
-  useNetwork(choice.use ? (choice.bytes === null ? embeddedNetwork().net : decodeNetwork(choice.bytes)) : null);
-}
 
 /** What the worker receives in workerData when it is created. */
 export interface SearchWorkerData {
