@@ -153,6 +153,7 @@ export function registerTrainCommands(program: Command): void {
     .option('--valid <percent>', 'percent of the games held out for validation', String(t.validPercent))
     .option('--threads <n>', 'worker threads computing gradients', String(t.threads))
     .option('--seed <n>', 'seed of the initial weights and the shuffles', String(t.seed))
+    .option('--init <file.f32>', 'start from these float weights (written by an earlier train) instead of random ones')
     .action(async (o: Record<string, string> & { data: string[] }) => {
       const num = (name: string, text: string, min: number, max: number, intOnly = false): number => {
         const n = Number(text);
@@ -180,6 +181,7 @@ export function registerTrainCommands(program: Command): void {
         validPercent: num('valid', o.valid, 0.01, 50),
         threads: num('threads', o.threads, 1, 64, true),
         seed: num('seed', o.seed, 0, 0xffffffff, true),
+        init: o.init,
       };
       const log = (line: string): void => void process.stderr.write(`${process.stderr.isTTY ? '\r\x1b[K' : ''}${line}\n`);
       const status = (line: string): void => {

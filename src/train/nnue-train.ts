@@ -7,7 +7,7 @@
 // written with a loss chart and a record of how it was made.
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Worker, parentPort, workerData } from 'node:worker_threads';
 import { type Network, encodeNetwork, outputBucket } from '../eval/nnue/network.js';
@@ -34,7 +34,10 @@ export interface TrainSettings extends Shape, LossSettings {
   validPercent: number;
   filter: PositionFilter;
   qa: number;
+  /** The smallest QB; quantise() may take a larger one (see there). */
   qb: number;
+  /** Float weights to start from (a .f32 file that train wrote), instead of random ones. */
+  init?: string;
 }
 
 export const DEFAULT_TRAIN_SETTINGS: Omit<TrainSettings, 'data' | 'outDir'> = {
@@ -168,7 +171,18 @@ export async function train(
 
   const layout = layoutOf(shape);
   const params = new Float32Array(new SharedArrayBuffer(layout.size * 4));
-  initParams(shape, params, settings.seed);
+  if (settings.init === undefined) initParams(shape, params, settings.seed);
+  else {
+    const saved = new Float32Array(new Uint8Array(readFileSync(settings.init)).buffer);
+    if (saved.length !== layout.size)
+      throw new Error(
+        `${settings.init} holds ${saved.length} weights, a 768 -> 2x${shape.hidden} -> ${shape.buckets} network has ${layout.size}`,
+      );
+    params.set(saved);
+  }
+  // The weights of the epoch with the lowest validation loss are the ones written.
+  const best = new Float32Array(layout.size);
+  let bestValid = Infinity;
   const m = new Float32Array(layout.size);
   const v = new Float32Array(layout.size);
   const order = new Int32Array(new SharedArrayBuffer(data.train.count * 4));
@@ -182,7 +196,9 @@ export async function train(
   const trainStart = performance.now();
   try {
     const validLoss = async (): Promise<number> => (await workers.run('valid', 0, data.valid.count, false)) / data.valid.count;
-    log(`epoch 0: validation loss ${(await validLoss()).toFixed(6)}`);
+    bestValid = await validLoss();
+    best.set(params);
+    log(`epoch 0: validation loss ${bestValid.toFixed(6)}`);
     for (let epoch = 1; epoch <= settings.epochs; epoch++) {
       const epochStart = performance.now();
       shuffle(order, data.train.count, settings.seed * 7919 + epoch);
@@ -228,6 +244,10 @@ export async function train(
         seconds: (performance.now() - epochStart) / 1000,
       };
       history.push(record);
+      if (record.valid < bestValid) {
+        bestValid = record.valid;
+        best.set(params);
+      }
       log(
         `epoch ${epoch}: loss ${record.train.toFixed(6)}, validation loss ${record.valid.toFixed(6)}, ` +
           `${Math.round(data.train.count / record.seconds)} positions/s`,
@@ -237,17 +257,20 @@ export async function train(
     workers.close();
   }
 
-  // Quantise, and check the integer network against the float one.
+  // Quantise the best epoch's weights, and check the integer network against the float one.
+  params.set(best);
   const net = quantise(shape, params, settings.qa, settings.qb, settings.scale);
   const check = quantisationError(shape, params, net, data.valid, settings.scale);
   log(
-    `quantised network against the float one on ${check.samples} validation positions: mean |difference| ${check.meanAbs.toFixed(2)} cp, max ${check.maxAbs} cp`,
+    `quantised (QA ${net.qa}, QB ${net.qb}) against the float network (validation loss ${bestValid.toFixed(6)}) on ${check.samples} validation positions: ` +
+      `mean |difference| ${check.meanAbs.toFixed(2)} cp, max ${check.maxAbs} cp`,
   );
   const bytes = encodeNetwork(net);
   const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 12);
   mkdirSync(settings.outDir, { recursive: true });
   const base = join(settings.outDir, `kestrel-${hash}`);
   writeFileSync(`${base}.nnue`, bytes);
+  writeFileSync(`${base}.f32`, new Uint8Array(params.buffer, 0, layout.size * 4));
   writeFileSync(
     `${base}.svg`,
     lossChartSvg(history, `kestrel-${hash}: 768 -> 2x${settings.hidden} -> ${settings.buckets}, ${data.train.count} positions`),
