@@ -68,7 +68,7 @@ describe('kestrel selfplay', () => {
     expect(r.stderr).toMatch(/--games must be an integer/);
     r = selfplay(out, '--games', '1', '--book', join(dir, 'missing.epd'));
     expect(r.stderr).toMatch(/cannot read the openings file/);
-  });
+  }, 30_000);
 
   it('starts from a level opening and scores a game that runs too long a draw', () => {
     const searcher = new Searcher(1);
