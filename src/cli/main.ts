@@ -34,6 +34,11 @@ if (isSearchWorker()) {
 } else {
   // Before any search code runs; the flags hold for the whole process, workers included.
   tuneV8();
-  if (process.argv.length <= 2) await runUci();
-  else await program.parseAsync();
+  if (process.argv.length <= 2) runUci();
+  else {
+    program.parseAsync().catch((e: unknown) => {
+      console.error(e);
+      process.exitCode = 1;
+    });
+  }
 }

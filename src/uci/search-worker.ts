@@ -18,8 +18,7 @@
 // when the search throws: then the worker reports `info string error: ...`
 // and answers with a legal fallback move.
 
-import { type Worker, parentPort, workerData } from 'node:worker_threads';
-import { startWorker, workerRole } from '../platform/worker.js';
+import { type EngineWorker, platform } from '../platform/index.js';
 import { generateMoves } from '../board/movegen.js';
 import { moveToUci, parseUciMove } from '../board/notation.js';
 import { Perft } from '../board/perft.js';
@@ -46,30 +45,31 @@ import { ThreadPool, runSearchHelper } from './thread-pool.js';
 
 /** True in a thread started by startSearchWorker(). */
 export function isSearchWorker(): boolean {
-  return workerRole() === 'search-worker';
+  return platform.workerRole() === 'search-worker';
 }
 
 /** Starts the search worker running the code this module was loaded from. */
-export function startSearchWorker(data: SearchWorkerData): Worker {
-  return startWorker(import.meta.url, data);
+export function startSearchWorker(data: SearchWorkerData): EngineWorker {
+  return platform.startWorker(import.meta.url, data);
 }
 
 let started = false;
 
 /** The worker body: serves job and maintenance messages until terminated. No-op outside a search worker. */
 export function runSearchWorker(): void {
-  if (started || !isSearchWorker() || parentPort === null) return;
+  const port = platform.parentPort();
+  if (started || !isSearchWorker() || port === null) return;
   started = true;
-  const data = workerData as SearchWorkerData;
+  const data = platform.workerData() as SearchWorkerData;
   if (data.helper !== undefined) {
     runSearchHelper(data);
     return;
   }
   if (data.network !== undefined) applyNetworkChoice(data.network);
-  const worker = new SearchWorker((message) => parentPort!.postMessage(message), data.hashMb, data.threads ?? 1, data.network);
-  worker.listen();
+  const worker = new SearchWorker((message) => port.postMessage(message), data.hashMb, data.threads ?? 1, data.network);
+  port.on('message', (message: ToWorker) => worker.handle(message));
   const warm = worker.prime(data.warmUpControl);
-  parentPort.postMessage({ type: 'ack', seq: data.bootSeq } satisfies FromWorker);
+  port.postMessage({ type: 'ack', seq: data.bootSeq } satisfies FromWorker);
   worker.warmUp(warm);
 }
 
@@ -102,10 +102,6 @@ class SearchWorker {
     this.setThreads(threads);
   }
 
-  listen(): void {
-    parentPort!.on('message', (message: ToWorker) => this.handle(message));
-  }
-
   /**
    * Starts the JIT warm-up (warmup.ts) with its first, compiling search
    * (WarmUp.prime), run before the worker reports ready. `control` holds the
@@ -134,12 +130,12 @@ class SearchWorker {
       this.guard('the warm-up', () => {
         more = warm.step();
       });
-      if (more) setImmediate(step);
+      if (more) platform.soon(step);
     };
-    setImmediate(step);
+    platform.soon(step);
   }
 
-  private handle(message: ToWorker): void {
+  handle(message: ToWorker): void {
     if (message.type === 'go' || message.type === 'perft' || message.type === 'bench') this.jobSeen = true;
     try {
       switch (message.type) {
@@ -360,6 +356,8 @@ function withLag(params: GoParams, lagMs: number): GoParams {
 
 /** Blocks (this is a worker) while `infinite`, or `ponder` without ponderhit, holds and stop has not come. */
 function holdWhileRequired(control: SearchControl, params: GoParams): void {
+  // Without shared memory no flag can arrive: the main thread holds the answer instead.
+  if (!control.shared) return;
   const flags = control.flags;
   while (!control.stopped && (params.infinite || (params.ponder && !control.ponderhitReceived))) {
     // The main thread notifies index 0 after raising any flag; the timeout is a safety net.

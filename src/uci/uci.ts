@@ -19,9 +19,6 @@
 //     stdout and exit with code 0;
 //   - bad input gets an info string; no input crashes the engine.
 
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
-import { createInterface } from 'node:readline';
 import { generateMoves } from '../board/movegen.js';
 import { moveToUci, parseUciMove } from '../board/notation.js';
 import { Position, START_FEN } from '../board/position.js';
@@ -30,6 +27,7 @@ import { NetworkError, USE_NNUE_DEFAULT, decodeNetwork, embeddedNetwork, explain
 import { SearchControl } from '../search/control.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
 import { computeTimeBudget } from '../search/timeman.js';
+import { type UciStream, platform } from '../platform/index.js';
 import { BookController } from '../book/uci-book.js';
 import { boardDiagram } from './board-display.js';
 import { emergencyInfo, emergencyMove } from './fallback.js';
@@ -315,9 +313,9 @@ class UciEngine {
       return;
     }
     try {
-      const bytes = new Uint8Array(readFileSync(path));
+      const bytes = platform.readFile(path);
       const net = decodeNetwork(bytes);
-      this.networkName = basename(path);
+      this.networkName = path.split(/[\\/]/).pop() || path;
       this.out.info(
         `EvalFile: using ${this.networkName} (768 -> 2x${net.hidden} -> ${net.buckets})${this.network.use ? '' : '; UseNNUE is false'}`,
       );
@@ -692,25 +690,23 @@ class UciEngine {
   }
 }
 
-/** Runs the UCI loop on stdin/stdout until `quit` or end of input. */
-export function runUci(): void {
+/** Runs the UCI loop on the host's UCI stream (stdin/stdout, or a Web Worker's messages) until `quit` or end of input. */
+export function runUci(stream: UciStream = platform.uciStream()): void {
   // The bundle's entry may reach here inside the search worker: serve as the worker instead.
   if (isSearchWorker()) {
     runSearchWorker();
     return;
   }
-  const out = new Output(process.stdout);
-  const engine = new UciEngine(out, (code) => process.exit(code));
-  process.stdout.on('error', () => {
-    // The GUI has gone (EPIPE): nothing can be printed any more.
-    out.markBroken();
-    process.exit(0);
+  const out = new Output(stream);
+  const engine = new UciEngine(out, (code) => stream.exit(code));
+  stream.start({
+    line: (line) => engine.handleLine(line),
+    end: () => void engine.quit(),
+    broken: () => {
+      out.markBroken();
+      stream.exit(0);
+    },
+    fault: (e) => out.info(`error: ${clippedError(e)}`),
   });
-  process.on('uncaughtException', (e) => out.info(`error: ${clippedError(e)}`));
-  process.on('unhandledRejection', (e) => out.info(`error: ${clippedError(e)}`));
-
-  const input = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
-  input.on('line', (line) => engine.handleLine(line));
-  input.on('close', () => void engine.quit());
   engine.warm();
 }
