@@ -9,8 +9,10 @@
 // asked, which starts its worker body when it sees its role.
 
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { EngineWorker, ParentPort, Platform, RandomAccessFile, UciStream } from './types.js';
 
@@ -44,19 +46,21 @@ export function workerRole(): string | null {
 
 /** Starts a worker running moduleUrl (pass import.meta.url) with data as its workerData. */
 export function startWorker<T extends { kestrelRole: string }>(moduleUrl: string, data: T): Worker {
-  if (embedded !== null) return new Worker(embedded.workerSource(), { eval: true, workerData: data });
+  // A worker inherits the process's Node.js options, but not every one applies to a worker (`node --input-type=module -e`).
+  const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
+  if (embedded !== null) return new Worker(embedded.workerSource(), { eval: true, workerData: data, execArgv });
   if (moduleUrl.endsWith('.ts')) {
     // Development under tsx: on Node.js 20 a worker does not inherit tsx's
     // module hooks, so the worker registers them before importing the module.
     try {
       const api = import.meta.resolve('tsx/esm/api');
       const boot = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(moduleUrl)}); })`;
-      return new Worker(boot, { eval: true, workerData: data });
+      return new Worker(boot, { eval: true, workerData: data, execArgv });
     } catch {
       // tsx is not installed: try the plain way below.
     }
   }
-  return new Worker(new URL(moduleUrl), { workerData: data });
+  return new Worker(new URL(moduleUrl), { workerData: data, execArgv });
 }
 
 /**
@@ -89,6 +93,27 @@ function openFile(path: string): RandomAccessFile {
     closeSync(fd);
     throw e;
   }
+}
+
+/** Bytes of bytecode TurboFan may inline into one optimized function (V8 default 920). */
+const INLINING_BUDGET = 2000;
+let tuned = false;
+
+/**
+ * V8 settings for a hot-loop program. TurboFan inlines small functions into
+ * the function it optimizes only up to 920 bytes of bytecode in all; the
+ * search, the move picker and the evaluation call many small helpers from
+ * many places, and with a larger budget V8 inlines them (docs/development.md).
+ * Flags are process-wide, so worker threads started later compile with them too.
+ */
+function tuneCompiler(): void {
+  if (tuned) return;
+  tuned = true;
+  setFlagsFromString(`--max-inlined-bytecode-size-cumulative=${INLINING_BUDGET}`);
+}
+
+async function loadFile(path: string): Promise<Uint8Array> {
+  return new Uint8Array(await readFile(path));
 }
 
 function uciStream(): UciStream {
@@ -126,9 +151,11 @@ export const platform: Platform = {
   readFile: (path) => new Uint8Array(readFileSync(path)),
   shippedBook: () => {
     const source = embedded;
-    if (source !== null) return { name: BUILT_IN, embedded: true, bytes: () => source.book() };
+    if (source !== null) return { name: BUILT_IN, embedded: true, bytes: () => source.book(), load: async () => source.book() };
     const path = shippedBookPath();
-    return { name: path, embedded: false, bytes: () => new Uint8Array(readFileSync(path)) };
+    return { name: path, embedded: false, bytes: () => new Uint8Array(readFileSync(path)), load: () => loadFile(path) };
   },
+  loadFile,
   uciStream,
+  tuneCompiler,
 };

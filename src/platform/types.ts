@@ -14,6 +14,8 @@ export interface EngineWorker {
   terminate(): Promise<unknown>;
   /** The worker does not keep the process alive (no-op in a browser). */
   unref(): void;
+  /** The worker keeps the process alive again (no-op in a browser). */
+  ref(): void;
 }
 
 /** Inside a worker: the way to its parent. */
@@ -79,7 +81,13 @@ export interface Platform {
    * default), and where it is: a file at that path, or (embedded) bytes
    * built into the program or fetched, read when asked.
    */
-  shippedBook(): { name: string; embedded: boolean; bytes(): Uint8Array };
+  shippedBook(): { name: string; embedded: boolean; bytes(): Uint8Array; load(): Promise<Uint8Array> };
+  /** A file's bytes, read without blocking: a path (Node.js) or a URL (a browser fetches it). */
+  loadFile(pathOrUrl: string): Promise<Uint8Array>;
   /** The UCI stream of this host: stdin/stdout, or a Web Worker's messages. */
   uciStream(): UciStream;
+  /** Compiler settings for the search, set once before the first worker starts (V8 flags in Node.js; nothing in a browser). */
+  tuneCompiler(): void;
+  /** A browser page: the URL of the worker script that workers start from (the library's workerUrl option). */
+  setWorkerUrl?(url: string | URL): void;
 }

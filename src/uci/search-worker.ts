@@ -27,7 +27,7 @@ import { MAX_MOVES } from '../board/types.js';
 import { DEFAULT_BENCH_DEPTH, runBench } from '../search/bench.js';
 import { SearchControl } from '../search/control.js';
 import type { GoParams, SearchEvent, SearchOptions } from '../search/limits.js';
-import { formatSearchEvent } from './info.js';
+import { describeLine, formatSearchEvent } from './info.js';
 import { Searcher } from '../search/search.js';
 import { WarmUp } from '../search/warmup.js';
 import type { HelperThreads } from '../search/threads.js';
@@ -164,6 +164,7 @@ class SearchWorker {
             withLag(message.params, Date.now() - message.receivedAt),
             message.options,
             new SearchControl(message.control),
+            message.structured === true,
           );
           break;
         case 'perft':
@@ -223,12 +224,15 @@ class SearchWorker {
     return out;
   }
 
-  private go(id: number, spec: PositionSpec, params: GoParams, options: SearchOptions, control: SearchControl): void {
-    const emit = (text: string): void => this.send({ type: 'line', id, text });
+  private go(id: number, spec: PositionSpec, params: GoParams, options: SearchOptions, control: SearchControl, structured: boolean): void {
+    const emit = (text: string): void =>
+      this.send(structured ? { type: 'note', text: text.replace(/^info string /, '') } : { type: 'line', id, text });
     let lastPvMove: string | null = null;
     const report = (event: SearchEvent): void => {
       if (event.type === 'line' && event.multipv === 1 && event.pv.length > 0) lastPvMove = moveToUci(this.pos, event.pv[0]);
-      emit(formatSearchEvent(this.pos, event, options.showWdl));
+      if (!structured) emit(formatSearchEvent(this.pos, event, options.showWdl));
+      else if (event.type === 'line') this.send({ type: 'info', id, info: describeLine(this.pos, event) });
+      else if (event.type === 'note') emit(event.text);
     };
 
     let bestMove: string | null = null;
@@ -365,4 +369,5 @@ function holdWhileRequired(control: SearchControl, params: GoParams): void {
   }
 }
 
+// In a browser the worker learns its role from its first message, after this module has run: its entry starts it then.
 if (isSearchWorker()) runSearchWorker();

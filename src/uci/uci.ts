@@ -91,6 +91,13 @@ interface Job {
   /** The watchdog: when (performance.now()) the job is given up on, and its timer. */
   deadline: number;
   timer: ReturnType<typeof setTimeout> | null;
+  /**
+   * Without shared memory (a browser page that is not cross-origin
+   * isolated) the worker cannot hold an infinite or ponder search's answer
+   * until stop: it searches without limits, and this thread holds the answer.
+   */
+  holdAnswer: boolean;
+  held: { bestMove: string | null; ponderMove: string | null } | null;
 }
 
 /** A thrown value's message, cut to a readable length. */
@@ -445,17 +452,19 @@ class UciEngine {
     }
     const legal = this.legalMoves();
     const allowed = params.searchmoves.length > 0 ? params.searchmoves : legal;
+    const holdAnswer = !control.shared && (params.infinite || params.ponder);
     const job = this.startJob({ kind: 'go', id, control, params, position, allowed }, () =>
       this.host.post({
         type: 'go',
         id,
         position,
-        params,
+        params: holdAnswer ? { ...params, infinite: false, ponder: false } : params,
         options: this.searchOptions(),
         control: control.buffer,
         receivedAt,
       }),
     );
+    if (job !== null) job.holdAnswer = holdAnswer;
     if (job !== null && !params.infinite && !params.ponder) this.armTimeWatchdog(job, params);
   }
 
@@ -477,7 +486,16 @@ class UciEngine {
   }
 
   private startJob(init: Pick<Job, 'kind' | 'id' | 'control' | 'params' | 'position' | 'allowed'>, post: () => void): Job | null {
-    const job: Job = { ...init, side: this.pos.side, lastPvMove: null, stopRequested: false, deadline: Infinity, timer: null };
+    const job: Job = {
+      ...init,
+      side: this.pos.side,
+      lastPvMove: null,
+      stopRequested: false,
+      deadline: Infinity,
+      timer: null,
+      holdAnswer: false,
+      held: null,
+    };
     this.job = job;
     try {
       post();
@@ -534,6 +552,14 @@ class UciEngine {
   private stop(): void {
     const job = this.job;
     if (job === null) return; // nothing to stop (a GUI may send stop after bestmove)
+    if (job.held !== null) {
+      this.finish(job, job.held.bestMove, job.held.ponderMove);
+      return;
+    }
+    if (!job.control.shared) {
+      this.stopByRestart(job);
+      return;
+    }
     job.control.stop();
     Atomics.notify(job.control.flags, 0);
     if (!job.stopRequested && job.kind === 'go') {
@@ -548,10 +574,28 @@ class UciEngine {
       this.out.info('ponderhit without a ponder search; ignored');
       return;
     }
+    if (!job.control.shared) {
+      // The flag cannot reach the search: the move found while pondering is played now.
+      this.out.info('ponderhit: without shared memory the ponder search ends here');
+      this.stop();
+      return;
+    }
     job.control.ponderhit();
     Atomics.notify(job.control.flags, 0);
     // The clock runs from now: the same safety net as for a normal search.
     if (!job.stopRequested) this.armTimeWatchdog(job, { ...job.params, ponder: false });
+  }
+
+  /**
+   * Stops a job whose worker no flag can reach (no shared memory): the
+   * worker is replaced, and a search plays its best line's first move.
+   */
+  private stopByRestart(job: Job): void {
+    const best = job.kind === 'go' ? this.fallback(job) : null;
+    this.host.terminate();
+    this.finish(job, best, null);
+    this.onWorkerGone();
+    if (!this.quitting) this.warm();
   }
 
   /** Plays the fallback move for a job the worker did not finish in time; its late answer is dropped. */
@@ -623,7 +667,8 @@ class UciEngine {
           const job = this.job;
           if (job !== null && job.id === m.id) {
             if (m.lines !== undefined) this.out.writeLines(m.lines);
-            this.finish(job, m.bestMove, m.ponderMove);
+            if (job.holdAnswer && !job.stopRequested) job.held = { bestMove: m.bestMove, ponderMove: m.ponderMove };
+            else this.finish(job, m.bestMove, m.ponderMove);
           }
           break;
         }
@@ -679,7 +724,7 @@ class UciEngine {
       for (let i = 0; i < this.readyWaiters.length; i++) this.out.write('readyok');
       this.readyWaiters = [];
       const left = this.job;
-      if (left !== null && left.kind === 'go') this.finish(left, null, null);
+      if (left !== null && left.kind === 'go') this.finish(left, left.held?.bestMove ?? null, left.held?.ponderMove ?? null);
       await this.out.flush(200);
     } catch {
       // Exit anyway.
