@@ -25,7 +25,8 @@ if (major < 20 || (major === 20 && minor < 12)) {
 }
 
 const outArg = process.argv.indexOf('--out');
-const exe = outArg > 0 ? resolve(process.argv[outArg + 1]) : at(join('dist', 'exe', process.platform === 'win32' ? 'kestrel.exe' : 'kestrel'));
+const exe =
+  outArg > 0 ? resolve(process.argv[outArg + 1]) : at(join('dist', 'exe', process.platform === 'win32' ? 'kestrel.exe' : 'kestrel'));
 const work = at(join('dist', 'sea'));
 mkdirSync(work, { recursive: true });
 mkdirSync(dirname(exe), { recursive: true });
