@@ -17,7 +17,7 @@ import { Position } from '../board/position.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
 import { Searcher } from '../search/search.js';
 import { MAX_THREADS, ThreadState, waitUntil, type HelperThreads, type ThreadStateBuffers } from '../search/threads.js';
-import { sharedMemory } from '../search/shared-memory.js';
+import { HAS_SHARED_MEMORY, sharedMemory } from '../search/shared-memory.js';
 import { TranspositionTable } from '../search/tt.js';
 import { type NetworkChoice, type PositionSpec, type SearchWorkerData, applyNetworkChoice, errorText, loadPosition } from './messages.js';
 
@@ -72,6 +72,10 @@ export class ThreadPool {
     const count = Math.max(1, Math.min(MAX_THREADS, Math.floor(threads))) - 1;
     this.booted = new Int32Array(sharedMemory(4));
     if (count === 0) return;
+    if (!HAS_SHARED_MEMORY) {
+      this.note('Threads: this host has no shared memory (a page that is not cross-origin isolated); searching with 1 thread');
+      return;
+    }
     try {
       for (let index = 1; index <= count; index++) this.workers.push(this.startHelper(index));
     } catch (e) {
