@@ -26,6 +26,7 @@ import { MAX_MOVES, WHITE } from '../board/types.js';
 import { NetworkError, USE_NNUE_DEFAULT, decodeNetwork, embeddedNetwork, explain } from '../eval/index.js';
 import { SearchControl } from '../search/control.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
+import { HAS_SHARED_MEMORY } from '../search/shared-memory.js';
 import { computeTimeBudget } from '../search/timeman.js';
 import { type UciStream, platform } from '../platform/index.js';
 import { BookController } from '../book/uci-book.js';
@@ -146,7 +147,7 @@ class UciEngine {
       return {
         kestrelRole: 'search-worker',
         hashMb: this.options.hash,
-        threads: this.options.threads,
+        threads: this.threads(),
         bootSeq: this.workerBootSeq,
         warmUpControl: this.warmUpControl.buffer,
         network: this.network,
@@ -280,7 +281,10 @@ class UciEngine {
         this.postMaintenance({ type: 'hash', mb: result.value as number });
         break;
       case 'Threads':
-        this.postMaintenance({ type: 'threads', threads: result.value as number });
+        if (!HAS_SHARED_MEMORY && (result.value as number) > 1) {
+          this.out.info('Threads: this host has no shared memory (a page that is not cross-origin isolated); searching with 1 thread');
+        }
+        this.postMaintenance({ type: 'threads', threads: this.threads() });
         break;
       case 'Clear Hash':
         this.postMaintenance({ type: 'clear' });
@@ -402,6 +406,11 @@ class UciEngine {
     this.spare = this.pos;
     this.pos = next;
     this.spec = spec;
+  }
+
+  /** The Threads option as the search can use it: 1 where threads cannot share memory. */
+  private threads(): number {
+    return HAS_SHARED_MEMORY ? this.options.threads : 1;
   }
 
   private searchOptions(): SearchOptions {

@@ -102,7 +102,7 @@ describe.skipIf(!haveChromium)('the demo page in Chromium', () => {
     expect(await pieceOn(page, 'e4')).toBe('wP');
     expect(await pieceOn(page, 'e2')).toBeNull();
     await play(page, 'd2', 'd4');
-    expect(await pieceOn(page, 'd4')).toBe('wP');
+    expect(await pieceOn(page, 'd2')).toBeNull(); // (Kestrel may have taken on d4)
     // A third move: the first legal one, whatever Kestrel played.
     const [move] = await page.evaluate(() => (globalThis as unknown as Demo).kestrelDemo.legalMoves().map((m) => m.uci));
     await play(page, move.slice(0, 2), move.slice(2, 4));
@@ -119,30 +119,49 @@ describe.skipIf(!haveChromium)('the demo page in Chromium', () => {
     expect(errors).toEqual([]);
   }, 120000);
 
-  it('serves UCI over postMessage from the worker script, as stockfish.js does', async () => {
-    const page = await open(true);
-    const lines = await page.evaluate(
-      () =>
+  /** Talks UCI to the worker script: sends `first`; once a line matches `when`, sends `then`; resolves at the first bestmove. */
+  const uci = (page: Page, first: string[], when: string, then: string[]): Promise<string[]> =>
+    page.evaluate(
+      ([first, when, then]) =>
         new Promise<string[]>((resolve) => {
           const seen: string[] = [];
           const worker = new Worker('/dist/browser/kestrel-worker.js');
+          let sent = false;
           worker.onmessage = (e) => {
-            seen.push(String(e.data));
-            if (String(e.data).startsWith('bestmove')) {
-              worker.terminate();
-              resolve(seen);
+            const line = String(e.data);
+            seen.push(line);
+            if (!sent && new RegExp(when).test(line)) {
+              sent = true;
+              for (const command of then) worker.postMessage(command);
+            }
+            if (line.startsWith('bestmove')) {
+              // Then the worker still answers.
+              worker.onmessage = (e2) => {
+                seen.push(String(e2.data));
+                worker.terminate();
+                resolve(seen);
+              };
+              worker.postMessage('isready');
             }
           };
-          worker.postMessage('uci');
-          worker.postMessage('setoption name Threads value 2\nisready');
-          worker.postMessage('position startpos moves e2e4');
-          worker.postMessage('go depth 6');
+          for (const command of first) worker.postMessage(command);
         }),
+      [first, when, then] as const,
+    );
+
+  it('serves UCI over postMessage from the worker script, as stockfish.js does', async () => {
+    const page = await open(true);
+    const lines = await uci(
+      page,
+      ['uci', 'setoption name Threads value 2\nisready', 'position startpos moves e2e4', 'go infinite'],
+      '^info depth 6 ',
+      ['stop'],
     );
     expect(lines).toContain('uciok');
-    expect(lines).toContain('readyok');
+    expect(lines[lines.indexOf('uciok') + 1]).toBe('readyok');
     expect(lines.some((l) => /^info depth 6 .* pv /.test(l))).toBe(true);
-    expect(lines.at(-1)).toMatch(/^bestmove [a-h][1-8][a-h][1-8]/);
+    expect(lines.at(-2)).toMatch(/^bestmove [a-h][1-8][a-h][1-8]/);
+    expect(lines.at(-1)).toBe('readyok');
     expect(lines.filter((l) => l.includes('error'))).toEqual([]);
   }, 60000);
 
@@ -154,6 +173,20 @@ describe.skipIf(!haveChromium)('the demo page in Chromium', () => {
     await play(page, 'g1', 'f3');
     expect(await pieceOn(page, 'f3')).toBe('wN');
     await checkAnalysis(page);
+    // UCI: an infinite search answers stop (its worker is replaced) with the best line's move, and the engine goes on.
+    const lines = await uci(page, ['uci', 'setoption name Threads value 2', 'position startpos', 'go infinite'], '^info depth 5 ', [
+      'stop',
+    ]);
+    expect(lines).toContain(
+      'info string Threads: this host has no shared memory (a page that is not cross-origin isolated); searching with 1 thread',
+    );
+    const pv = lines
+      .filter((l) => l.startsWith('info depth'))
+      .at(-1)!
+      .split(' pv ')[1]
+      .split(' ')[0];
+    expect(lines.at(-2)).toBe(`bestmove ${pv}`);
+    expect(lines.at(-1)).toBe('readyok');
     expect(errors).toEqual([]);
   }, 120000);
 });
