@@ -46,6 +46,15 @@ export class Book {
     return Book.fromBytes(bytes, name);
   }
 
+  /**
+   * The shipped book, read at once: in Node.js (and the single executable);
+   * a browser page must load it without blocking, with Book.load().
+   */
+  static shipped(): Book {
+    shippedBook ??= Book.fromBytes(readShipped(), 'the shipped book');
+    return shippedBook;
+  }
+
   /** Number of entries. */
   get size(): number {
     return this.book.size;
@@ -70,4 +79,19 @@ export class Book {
     const choice = pickEntry(this.book.probe(pos).entries, options.mode ?? 'weighted', options.random ?? Math.random);
     return choice === null ? null : { uci: moveToUci(pos, choice.move), san: moveToSan(pos, choice.move) };
   }
+}
+
+let shippedBook: Book | null = null;
+
+function readShipped(): Uint8Array {
+  try {
+    return platform.shippedBook().bytes();
+  } catch (e) {
+    throw new InvalidBookError(`cannot read the shipped book here (${e instanceof Error ? e.message : String(e)}); use await Book.load()`);
+  }
+}
+
+/** The book moves of a position: of `book`, or of the shipped book (Node.js; in a browser pass a book from Book.load()). */
+export function bookMoves(position: PositionInput, options: { book?: Book; chess960?: boolean } = {}): BookMove[] {
+  return (options.book ?? Book.shipped()).moves(position, { chess960: options.chess960 });
 }

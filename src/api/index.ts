@@ -2,7 +2,7 @@
 // books, and synchronous helpers on the engine's rules code. The same API in
 // Node.js and in a browser; see docs/api.md.
 
-export { type BookMove, Book } from './book.js';
+export { type BookMove, Book, bookMoves } from './book.js';
 export { Engine, type Search } from './engine.js';
 export {
   AbortError,

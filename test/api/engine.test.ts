@@ -66,6 +66,9 @@ describe('helpers', () => {
     expect(moves.reduce((sum, m) => sum + m.share, 0)).toBeCloseTo(1);
     expect(book.moves({ moves: ['a3', 'h6', 'h3', 'a6'] })).toEqual([]);
     expect(() => api.Book.fromBytes(new Uint8Array(15))).toThrow(api.InvalidBookError);
+    // At once, without loading: the shipped book (Node.js), or a book given.
+    expect(api.bookMoves({ moves: ['d4', 'Nf6', 'c4'] })).toEqual(moves);
+    expect(api.bookMoves('startpos', { book })).toEqual(book.moves('startpos'));
   });
 
   it('throw typed errors for a bad position', () => {
