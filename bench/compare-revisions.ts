@@ -31,7 +31,7 @@ if (revs.length !== 2) {
 }
 const depth = numberOption(args, '--depth', 10);
 const rounds = numberOption(args, '--rounds', 5);
-/** V8's inlining budget, as src/cli/v8-flags.ts sets it (both revisions share one process, so one setting). */
+/** V8's inlining budget, as src/platform/node.ts's tuneCompiler() sets it (both revisions share one process, so one setting). */
 const inlining = numberOption(args, '--inlining', 2000);
 
 /** What the harness needs of a revision's search (the API as it has been since 2026-11). */
@@ -74,7 +74,7 @@ async function load(rev: string, name: string): Promise<Engine> {
   return (await import(pathToFileURL(out).href)) as Engine;
 }
 
-// The engine's own V8 setting (src/cli/v8-flags.ts), before any search code is compiled.
+// The engine's own V8 setting (tuneCompiler() in src/platform/node.ts), before any search code is compiled.
 setFlagsFromString(`--max-inlined-bytecode-size-cumulative=${inlining}`);
 const engines = [await load(revs[0], 'base'), await load(revs[1], 'new')];
 const searchers = engines.map((e) => new e.Searcher(16));

@@ -10,10 +10,10 @@
 // that is not legal in the position) becomes a warning in the probe result and
 // the entries concerned are left out.
 
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { generateMoves } from '../board/movegen.js';
 import type { Position } from '../board/position.js';
 import { MAX_MOVES } from '../board/types.js';
+import { type RandomAccessFile, platform } from '../platform/index.js';
 import { RECORD_SIZE, compareKeys, decodeMove, rawMoveText } from './polyglot.js';
 
 /** A book that cannot be opened or is not a Polyglot book; the message is one line, ready for `info string`. */
@@ -83,7 +83,7 @@ export class OpeningBook {
   /** Number of records. */
   readonly size: number;
   private readonly data: Uint8Array | null;
-  private fd: number;
+  private file: RandomAccessFile | null;
   private readonly record = new Uint8Array(RECORD_SIZE);
   private readonly legal = new Int32Array(MAX_MOVES);
   // Fields of the record last read by read().
@@ -99,43 +99,42 @@ export class OpeningBook {
     readonly name: string,
     size: number,
     data: Uint8Array | null,
-    fd: number,
+    file: RandomAccessFile | null,
     samples: number,
   ) {
     this.size = size;
     this.data = data;
-    this.fd = fd;
+    this.file = file;
     this.checkSample(samples);
   }
 
   /** Opens a book file; throws BookError when it cannot be read or is not a Polyglot book. */
   static open(path: string, options: OpenOptions = {}): OpeningBook {
     const samples = options.samples ?? OPEN_SAMPLES;
-    let fd: number;
+    let file: RandomAccessFile;
     try {
-      fd = openSync(path, 'r');
+      file = platform.openFile(path);
     } catch (e) {
       throw new BookError(`cannot open book ${path}: ${systemMessage(e)}`);
     }
     try {
-      const stat = fstatSync(fd);
-      if (!stat.isFile()) throw new BookError(`book ${path} is not a file`);
-      checkLength(path, stat.size);
-      if (stat.size <= (options.memoryLimit ?? DEFAULT_MEMORY_LIMIT)) {
-        const data = new Uint8Array(stat.size);
+      if (!file.isFile) throw new BookError(`book ${path} is not a file`);
+      const size = file.size;
+      checkLength(path, size);
+      if (size <= (options.memoryLimit ?? DEFAULT_MEMORY_LIMIT)) {
+        const data = new Uint8Array(size);
         let done = 0;
-        while (done < stat.size) {
-          const n = readSync(fd, data, done, stat.size - done, done);
+        while (done < size) {
+          const n = file.read(data, done, size - done, done);
           if (n === 0) throw new BookError(`book ${path} got shorter while it was read`);
           done += n;
         }
-        closeSync(fd);
-        fd = -1;
-        return new OpeningBook(path, stat.size / RECORD_SIZE, data, -1, samples);
+        file.close();
+        return new OpeningBook(path, size / RECORD_SIZE, data, null, samples);
       }
-      return new OpeningBook(path, stat.size / RECORD_SIZE, null, fd, samples);
+      return new OpeningBook(path, size / RECORD_SIZE, null, file, samples);
     } catch (e) {
-      if (fd >= 0) closeSync(fd);
+      file.close();
       if (e instanceof BookError) throw e;
       throw new BookError(`cannot read book ${path}: ${systemMessage(e)}`);
     }
@@ -144,15 +143,13 @@ export class OpeningBook {
   /** A book held in memory (tests, books made on the fly); throws BookError like open(). */
   static fromBytes(bytes: Uint8Array, name = 'book in memory', options: OpenOptions = {}): OpeningBook {
     checkLength(name, bytes.length);
-    return new OpeningBook(name, bytes.length / RECORD_SIZE, bytes, -1, options.samples ?? OPEN_SAMPLES);
+    return new OpeningBook(name, bytes.length / RECORD_SIZE, bytes, null, options.samples ?? OPEN_SAMPLES);
   }
 
   /** Releases the file; the book cannot be probed afterwards (probes then find nothing). */
   close(): void {
-    if (this.fd >= 0) {
-      closeSync(this.fd);
-      this.fd = -1;
-    }
+    this.file?.close();
+    this.file = null;
     this.closed = true;
   }
 
@@ -164,7 +161,7 @@ export class OpeningBook {
       r = this.data;
       o = i * RECORD_SIZE;
     } else {
-      if (readSync(this.fd, this.record, 0, RECORD_SIZE, i * RECORD_SIZE) !== RECORD_SIZE) return false;
+      if (this.file === null || this.file.read(this.record, 0, RECORD_SIZE, i * RECORD_SIZE) !== RECORD_SIZE) return false;
       r = this.record;
       o = 0;
     }

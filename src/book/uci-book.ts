@@ -7,13 +7,13 @@
 import { moveToUci } from '../board/notation.js';
 import type { Position } from '../board/position.js';
 import { bookMoveInfoLines } from './format.js';
-import { shippedBookPath } from './paths.js';
+import { platform } from '../platform/index.js';
 import { BOOK_MODES, BookError, type BookMode, OpeningBook, gamePly, pickEntry } from './reader.js';
 
 /**
  * The UCI options' defaults (the options module declares them):
  *   option name OwnBook type check default false
- *   option name BookFile type string default <shippedBookPath()>
+ *   option name BookFile type string default <the shipped book: its path, or <built-in>>
  *   option name BookMode type combo default weighted var best var weighted
  *   option name BookDepth type spin default 255 min 0 max 1024
  */
@@ -42,9 +42,9 @@ export class BookController {
   /** The file the current book (or the last failure) belongs to; null = not tried yet. */
   private triedFile: string | null = null;
 
-  /** The book file in use: the BookFile value, or the shipped book (shippedBookPath()) when that is empty. */
+  /** The book file in use: the BookFile value, or the shipped book when that is empty. */
   get path(): string {
-    return this.file === '' ? shippedBookPath() : this.file;
+    return this.file === '' ? platform.shippedBook().name : this.file;
   }
 
   setOwnBook(on: boolean): void {
@@ -119,11 +119,21 @@ export class BookController {
     this.book = null;
     this.triedFile = path;
     try {
-      this.book = OpeningBook.open(path);
+      const shipped = platform.shippedBook();
+      this.book = shipped.embedded && path === shipped.name ? OpeningBook.fromBytes(embeddedBytes(shipped), path) : OpeningBook.open(path);
     } catch (e) {
       if (!(e instanceof BookError)) throw e;
       lines.push(`info string ${e.message}; playing without a book`);
     }
     return this.book;
+  }
+}
+
+/** An embedded book's bytes; a failure (a browser could not fetch it) is a BookError. */
+function embeddedBytes(shipped: { name: string; bytes(): Uint8Array }): Uint8Array {
+  try {
+    return shipped.bytes();
+  } catch (e) {
+    throw new BookError(`cannot read book ${shipped.name}: ${e instanceof Error ? e.message : String(e)}`);
   }
 }

@@ -12,7 +12,7 @@ import { registerTrainCommands } from './train-commands.js';
 import { registerBookCommands } from './book-commands.js';
 import { registerEngineCommands } from './engine-commands.js';
 import { registerPerftCommands } from './perft-commands.js';
-import { tuneV8 } from './v8-flags.js';
+import { platform } from '../platform/index.js';
 
 const program = new Command('kestrel')
   .description('Kestrel, a UCI chess engine for Node.js. Without a command, it speaks UCI on stdin/stdout.')
@@ -33,7 +33,12 @@ if (isSearchWorker()) {
   runTrainWorker();
 } else {
   // Before any search code runs; the flags hold for the whole process, workers included.
-  tuneV8();
-  if (process.argv.length <= 2) await runUci();
-  else await program.parseAsync();
+  platform.tuneCompiler();
+  if (process.argv.length <= 2) runUci();
+  else {
+    program.parseAsync().catch((e: unknown) => {
+      console.error(e);
+      process.exitCode = 1;
+    });
+  }
 }

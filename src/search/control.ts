@@ -2,18 +2,25 @@
 // SharedArrayBuffer: the UCI thread raises them, the search polls them every
 // few thousand nodes.
 
+import { isShared, sharedMemory } from './shared-memory.js';
+
 const STOP = 0;
 const PONDERHIT = 1;
 
 export class SearchControl {
   readonly flags: Int32Array;
 
-  constructor(buffer: SharedArrayBuffer = new SharedArrayBuffer(16)) {
+  constructor(buffer: SharedArrayBuffer = sharedMemory(16)) {
     this.flags = new Int32Array(buffer);
   }
 
   get buffer(): SharedArrayBuffer {
     return this.flags.buffer as SharedArrayBuffer;
+  }
+
+  /** Whether another thread can raise these flags (false where the host has no shared memory: see shared-memory.ts). */
+  get shared(): boolean {
+    return isShared(this.flags.buffer);
   }
 
   /** Clears both flags before a new search starts. */

@@ -17,6 +17,7 @@
 
 import { SearchControl } from './control.js';
 import type { GoParams, SearchOptions } from './limits.js';
+import { sharedMemory } from './shared-memory.js';
 import type { TranspositionTable } from './tt.js';
 
 /** Threads option range. */
@@ -56,9 +57,9 @@ export class ThreadState {
     const b: ThreadStateBuffers =
       typeof threadsOrBuffers === 'number'
         ? {
-            control: new SharedArrayBuffer(16),
-            nodes: new SharedArrayBuffer(8 * threadsOrBuffers),
-            results: new SharedArrayBuffer(4 * RESULT_WORDS * threadsOrBuffers),
+            control: sharedMemory(16),
+            nodes: sharedMemory(8 * threadsOrBuffers),
+            results: sharedMemory(4 * RESULT_WORDS * threadsOrBuffers),
           }
         : threadsOrBuffers;
     this.control = new SearchControl(b.control);

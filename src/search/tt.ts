@@ -25,6 +25,7 @@
 // prunes.
 
 import { TT_AGE_WEIGHT, TT_KEEP_DEPTH_MARGIN } from './params.js';
+import { sharedMemory } from './shared-memory.js';
 
 export const BOUND_NONE = 0;
 export const BOUND_UPPER = 1; // the score is at most this (all moves failed low)
@@ -68,7 +69,7 @@ export class TranspositionTable {
   resize(megabytes: number): void {
     const bytes = Math.max(1, megabytes) * 1024 * 1024;
     const buckets = Math.max(1, Math.floor(bytes / (BUCKET_WORDS * 4)));
-    this.attach(new SharedArrayBuffer(buckets * BUCKET_WORDS * 4 + pagesOf(buckets)));
+    this.attach(sharedMemory(buckets * BUCKET_WORDS * 4 + pagesOf(buckets)));
   }
 
   /** The memory of the table, to be shared with other threads. */

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { type Worker, parentPort, workerData } from 'node:worker_threads';
 import { type Network, encodeNetwork, outputBucket } from '../eval/nnue/network.js';
 import { outputOf, refreshAccumulator } from '../eval/nnue/reference.js';
-import { startWorker, workerRole } from '../platform/worker.js';
+import { startWorker, workerRole } from '../platform/node.js';
 import { lossChartSvg } from './loss-chart.js';
 import { DEFAULT_FILTER, type LoadedData, MAX_FEATURES, type PositionFilter, type PositionSet, loadPositions } from './nnue-data.js';
 import { type LossSettings, type Shape, WEIGHT_CLIP, floatEval, initParams, layoutOf, lossAndGradients, quantise } from './nnue-model.js';
@@ -323,5 +323,5 @@ export function runTrainWorker(): void {
   });
 }
 
-// Under tsx the worker loads this module itself (see platform/worker.ts).
+// Under tsx the worker loads this module itself (see platform/node.ts).
 if (isTrainWorker() && import.meta.url.endsWith('.ts')) runTrainWorker();

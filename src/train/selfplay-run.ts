@@ -7,7 +7,7 @@
 import { closeSync, existsSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
 import { type Worker, parentPort, workerData } from 'node:worker_threads';
 import { type NetworkChoice, applyNetworkChoice } from '../eval/index.js';
-import { startWorker, workerRole } from '../platform/worker.js';
+import { startWorker, workerRole } from '../platform/node.js';
 import { Searcher } from '../search/search.js';
 import { type SelfPlaySettings, SelfPlayer } from './selfplay.js';
 import { RESULT_BLACK_WIN, RESULT_WHITE_WIN, indexGames } from './viriformat.js';
@@ -190,5 +190,5 @@ export function isSelfPlayWorker(): boolean {
   return workerRole() === ROLE;
 }
 
-// Under tsx the worker loads this module itself (see platform/worker.ts).
+// Under tsx the worker loads this module itself (see platform/node.ts).
 if (isSelfPlayWorker() && import.meta.url.endsWith('.ts')) runSelfPlayWorker();

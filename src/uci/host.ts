@@ -1,7 +1,7 @@
 // The main thread's handle on the search worker: creates it on first use,
 // forwards its messages, notices when it dies, and can replace it.
 
-import type { Worker } from 'node:worker_threads';
+import type { EngineWorker } from '../platform/index.js';
 import { errorText, type FromWorker, type SearchWorkerData, type ToWorker } from './messages.js';
 import { startSearchWorker } from './search-worker.js';
 
@@ -12,7 +12,7 @@ export interface HostEvents {
 }
 
 export class WorkerHost {
-  private worker: Worker | null = null;
+  private worker: EngineWorker | null = null;
 
   constructor(
     /** workerData for a new worker (called once per worker started). */
@@ -30,7 +30,7 @@ export class WorkerHost {
     this.ensure();
   }
 
-  private ensure(): Worker {
+  private ensure(): EngineWorker {
     if (this.worker !== null) return this.worker;
     const worker = startSearchWorker(this.bootData());
     let lastError = '';

@@ -1,33 +1,50 @@
-// The search's reports as UCI `info` lines: scores as `cp N` or `mate N`,
-// win/draw/loss estimates, and lines of moves in UCI notation.
+// The search's reports as UCI `info` lines (scores as `cp N` or `mate N`,
+// win/draw/loss estimates, lines of moves in UCI notation), and as
+// structured lines for the library (src/api), with the moves in SAN too.
 
 import { generateMoves } from '../board/movegen.js';
 import { moveToUci } from '../board/notation.js';
 import type { Position } from '../board/position.js';
 import { MAX_MOVES } from '../board/types.js';
-import type { SearchEvent } from '../search/limits.js';
+import { moveToSan } from '../board/san.js';
+import type { SearchEvent, SearchLine } from '../search/limits.js';
 import { INFINITE, MATE, MATE_BOUND } from '../search/search.js';
+
+/** A score as centipawns, or as moves to mate (negative when being mated). */
+export interface ScoreValue {
+  unit: 'cp' | 'mate';
+  value: number;
+}
+
+function scoreValue(score: number): ScoreValue {
+  if (score >= MATE_BOUND) return { unit: 'mate', value: Math.floor((MATE - score + 1) / 2) };
+  if (score <= -MATE_BOUND) return { unit: 'mate', value: -Math.floor((MATE + score) / 2) };
+  return { unit: 'cp', value: score };
+}
 
 /** Formats a score for `info`: `cp N` or `mate N` (in moves, negative when being mated). */
 function formatScore(score: number): string {
-  if (score >= MATE_BOUND) return `mate ${Math.floor((MATE - score + 1) / 2)}`;
-  if (score <= -MATE_BOUND) return `mate ${-Math.floor((MATE + score) / 2)}`;
-  return `cp ${score}`;
+  const s = scoreValue(score);
+  return `${s.unit} ${s.value}`;
 }
 
 /** Win/draw/loss per mille for a score, from a simple logistic model. */
-function wdl(score: number): string {
-  if (score >= MATE_BOUND) return '1000 0 0';
-  if (score <= -MATE_BOUND) return '0 0 1000';
+function wdlOf(score: number): [number, number, number] {
+  if (score >= MATE_BOUND) return [1000, 0, 0];
+  if (score <= -MATE_BOUND) return [0, 0, 1000];
   const win = Math.round(1000 / (1 + Math.exp((150 - score) / 60)));
   const loss = Math.round(1000 / (1 + Math.exp((150 + score) / 60)));
-  return `${win} ${1000 - win - loss} ${loss}`;
+  return [win, 1000 - win - loss, loss];
+}
+
+function wdl(score: number): string {
+  return wdlOf(score).join(' ');
 }
 
 const scratch = new Int32Array(MAX_MOVES);
 
-/** A line of moves from pos in UCI notation; stops at the first move that is not legal (should not happen). */
-function pvToUci(pos: Position, pv: readonly number[]): string {
+/** A line of moves from pos in UCI notation (and SAN if san is given); stops at the first move that is not legal (should not happen). */
+function pvToUci(pos: Position, pv: readonly number[], san?: string[]): string {
   const parts: string[] = [];
   let played = 0;
   for (const move of pv) {
@@ -35,11 +52,50 @@ function pvToUci(pos: Position, pv: readonly number[]): string {
     const n = generateMoves(pos, scratch, 0, false);
     if (!scratch.subarray(0, n).includes(move)) break;
     parts.push(moveToUci(pos, move));
+    if (san !== undefined) san.push(moveToSan(pos, move));
     pos.makeMove(move);
     played++;
   }
   for (let i = 0; i < played; i++) pos.unmakeMove();
   return parts.join(' ');
+}
+
+/** A line of the search as the library reports it. */
+export interface LineInfo {
+  depth: number;
+  seldepth: number;
+  multipv: number;
+  score: ScoreValue;
+  bound: 'exact' | 'lower' | 'upper';
+  /** Win/draw/loss per mille, side to move's view. */
+  wdl: [number, number, number];
+  nodes: number;
+  nps: number;
+  timeMs: number;
+  hashfull: number | null;
+  pv: string[];
+  pvSan: string[];
+}
+
+/** A search line as structured data, pos being the position searched. */
+export function describeLine(pos: Position, event: SearchLine): LineInfo {
+  const score = event.score === -INFINITE ? 0 : event.score;
+  const pvSan: string[] = [];
+  const pv = pvToUci(pos, event.pv, pvSan);
+  return {
+    depth: event.depth,
+    seldepth: event.seldepth,
+    multipv: event.multipv,
+    score: scoreValue(score),
+    bound: event.bound,
+    wdl: wdlOf(score),
+    nodes: event.nodes,
+    nps: Math.round((event.nodes * 1000) / Math.max(1, event.timeMs)),
+    timeMs: event.timeMs,
+    hashfull: event.hashfull,
+    pv: pv === '' ? [] : pv.split(' '),
+    pvSan,
+  };
 }
 
 /** A search event as a UCI `info` line, pos being the position searched; showWdl adds `wdl` to exact lines. */

@@ -8,6 +8,7 @@ import type { NetworkChoice } from '../eval/index.js';
 
 export { type NetworkChoice, applyNetworkChoice } from '../eval/index.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
+import type { LineInfo } from './info.js';
 
 /** What the worker receives in workerData when it is created. */
 export interface SearchWorkerData {
@@ -61,6 +62,8 @@ export type ToWorker =
       control: SharedArrayBuffer;
       /** Date.now() when the main thread read `go`: the clock runs from then, not from when the worker starts. */
       receivedAt: number;
+      /** Report lines as `info` messages (LineInfo) instead of UCI text: the library's searches. */
+      structured?: boolean;
     }
   | { type: 'perft'; id: number; position: PositionSpec; depth: number; control: SharedArrayBuffer }
   | { type: 'bench'; id: number; depth: number | null; control: SharedArrayBuffer };
@@ -69,6 +72,8 @@ export type ToWorker =
 export type FromWorker =
   /** A line of output of job `id` (info lines, perft lines). */
   | { type: 'line'; id: number; text: string }
+  /** A search line of a structured job `id`. */
+  | { type: 'info'; id: number; info: LineInfo }
   /** Job `id` is over; for `go`, bestMove is set (UCI notation, '0000' if none). */
   /** lines: the job's last output lines, printed before the job counts as finished. */
   | { type: 'done'; id: number; bestMove: string | null; ponderMove: string | null; lines?: string[] }

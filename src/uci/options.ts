@@ -8,7 +8,7 @@
 
 import { BOOK_MODES } from '../book/reader.js';
 import { BOOK_OPTION_DEFAULTS } from '../book/uci-book.js';
-import { shippedBookPath } from '../book/paths.js';
+import { platform } from '../platform/index.js';
 import { USE_NNUE_DEFAULT } from '../eval/index.js';
 import { MAX_THREADS } from '../search/threads.js';
 
@@ -52,7 +52,7 @@ const OPTION_DECLS: readonly OptionDecl[] = [
   { name: 'UseNNUE', type: 'check', default: USE_NNUE_DEFAULT },
   { name: 'EvalFile', type: 'string', default: BUILT_IN_NETWORK },
   { name: 'OwnBook', type: 'check', default: BOOK_OPTION_DEFAULTS.OwnBook },
-  { name: 'BookFile', type: 'string', default: shippedBookPath() },
+  { name: 'BookFile', type: 'string', default: platform.shippedBook().name },
   { name: 'BookMode', type: 'combo', default: BOOK_OPTION_DEFAULTS.BookMode, vars: [...BOOK_MODES] },
   {
     name: 'BookDepth',

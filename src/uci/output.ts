@@ -4,7 +4,7 @@
 // before that would lose output).
 
 export interface LineSink {
-  write(chunk: string, callback: (error?: Error | null) => void): boolean;
+  write(chunk: string, callback: (error?: Error | null) => void): unknown;
 }
 
 export class Output {
@@ -13,7 +13,7 @@ export class Output {
   /** Set once stdout has failed (the GUI has gone away); further writes are dropped. */
   private broken = false;
 
-  constructor(private readonly sink: LineSink = process.stdout) {}
+  constructor(private readonly sink: LineSink) {}
 
   /** Writes one line (a newline is added; embedded line breaks become spaces). */
   write(line: string): void {

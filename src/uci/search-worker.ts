@@ -18,8 +18,7 @@
 // when the search throws: then the worker reports `info string error: ...`
 // and answers with a legal fallback move.
 
-import { type Worker, parentPort, workerData } from 'node:worker_threads';
-import { startWorker, workerRole } from '../platform/worker.js';
+import { type EngineWorker, platform } from '../platform/index.js';
 import { generateMoves } from '../board/movegen.js';
 import { moveToUci, parseUciMove } from '../board/notation.js';
 import { Perft } from '../board/perft.js';
@@ -28,7 +27,7 @@ import { MAX_MOVES } from '../board/types.js';
 import { DEFAULT_BENCH_DEPTH, runBench } from '../search/bench.js';
 import { SearchControl } from '../search/control.js';
 import type { GoParams, SearchEvent, SearchOptions } from '../search/limits.js';
-import { formatSearchEvent } from './info.js';
+import { describeLine, formatSearchEvent } from './info.js';
 import { Searcher } from '../search/search.js';
 import { WarmUp } from '../search/warmup.js';
 import type { HelperThreads } from '../search/threads.js';
@@ -46,30 +45,31 @@ import { ThreadPool, runSearchHelper } from './thread-pool.js';
 
 /** True in a thread started by startSearchWorker(). */
 export function isSearchWorker(): boolean {
-  return workerRole() === 'search-worker';
+  return platform.workerRole() === 'search-worker';
 }
 
 /** Starts the search worker running the code this module was loaded from. */
-export function startSearchWorker(data: SearchWorkerData): Worker {
-  return startWorker(import.meta.url, data);
+export function startSearchWorker(data: SearchWorkerData): EngineWorker {
+  return platform.startWorker(import.meta.url, data);
 }
 
 let started = false;
 
 /** The worker body: serves job and maintenance messages until terminated. No-op outside a search worker. */
 export function runSearchWorker(): void {
-  if (started || !isSearchWorker() || parentPort === null) return;
+  const port = platform.parentPort();
+  if (started || !isSearchWorker() || port === null) return;
   started = true;
-  const data = workerData as SearchWorkerData;
+  const data = platform.workerData() as SearchWorkerData;
   if (data.helper !== undefined) {
     runSearchHelper(data);
     return;
   }
   if (data.network !== undefined) applyNetworkChoice(data.network);
-  const worker = new SearchWorker((message) => parentPort!.postMessage(message), data.hashMb, data.threads ?? 1, data.network);
-  worker.listen();
+  const worker = new SearchWorker((message) => port.postMessage(message), data.hashMb, data.threads ?? 1, data.network);
+  port.on('message', (message: ToWorker) => worker.handle(message));
   const warm = worker.prime(data.warmUpControl);
-  parentPort.postMessage({ type: 'ack', seq: data.bootSeq } satisfies FromWorker);
+  port.postMessage({ type: 'ack', seq: data.bootSeq } satisfies FromWorker);
   worker.warmUp(warm);
 }
 
@@ -102,10 +102,6 @@ class SearchWorker {
     this.setThreads(threads);
   }
 
-  listen(): void {
-    parentPort!.on('message', (message: ToWorker) => this.handle(message));
-  }
-
   /**
    * Starts the JIT warm-up (warmup.ts) with its first, compiling search
    * (WarmUp.prime), run before the worker reports ready. `control` holds the
@@ -134,12 +130,12 @@ class SearchWorker {
       this.guard('the warm-up', () => {
         more = warm.step();
       });
-      if (more) setImmediate(step);
+      if (more) platform.soon(step);
     };
-    setImmediate(step);
+    platform.soon(step);
   }
 
-  private handle(message: ToWorker): void {
+  handle(message: ToWorker): void {
     if (message.type === 'go' || message.type === 'perft' || message.type === 'bench') this.jobSeen = true;
     try {
       switch (message.type) {
@@ -168,6 +164,7 @@ class SearchWorker {
             withLag(message.params, Date.now() - message.receivedAt),
             message.options,
             new SearchControl(message.control),
+            message.structured === true,
           );
           break;
         case 'perft':
@@ -227,12 +224,15 @@ class SearchWorker {
     return out;
   }
 
-  private go(id: number, spec: PositionSpec, params: GoParams, options: SearchOptions, control: SearchControl): void {
-    const emit = (text: string): void => this.send({ type: 'line', id, text });
+  private go(id: number, spec: PositionSpec, params: GoParams, options: SearchOptions, control: SearchControl, structured: boolean): void {
+    const emit = (text: string): void =>
+      this.send(structured ? { type: 'note', text: text.replace(/^info string /, '') } : { type: 'line', id, text });
     let lastPvMove: string | null = null;
     const report = (event: SearchEvent): void => {
       if (event.type === 'line' && event.multipv === 1 && event.pv.length > 0) lastPvMove = moveToUci(this.pos, event.pv[0]);
-      emit(formatSearchEvent(this.pos, event, options.showWdl));
+      if (!structured) emit(formatSearchEvent(this.pos, event, options.showWdl));
+      else if (event.type === 'line') this.send({ type: 'info', id, info: describeLine(this.pos, event) });
+      else if (event.type === 'note') emit(event.text);
     };
 
     let bestMove: string | null = null;
@@ -360,6 +360,8 @@ function withLag(params: GoParams, lagMs: number): GoParams {
 
 /** Blocks (this is a worker) while `infinite`, or `ponder` without ponderhit, holds and stop has not come. */
 function holdWhileRequired(control: SearchControl, params: GoParams): void {
+  // Without shared memory no flag can arrive: the main thread holds the answer instead.
+  if (!control.shared) return;
   const flags = control.flags;
   while (!control.stopped && (params.infinite || (params.ponder && !control.ponderhitReceived))) {
     // The main thread notifies index 0 after raising any flag; the timeout is a safety net.
@@ -367,4 +369,5 @@ function holdWhileRequired(control: SearchControl, params: GoParams): void {
   }
 }
 
+// In a browser the worker learns its role from its first message, after this module has run: its entry starts it then.
 if (isSearchWorker()) runSearchWorker();

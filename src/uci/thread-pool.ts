@@ -12,11 +12,12 @@
 // nodes of the stop). Helpers are re-created (never reused across a change
 // of Threads or Hash), and the old ones terminated.
 
-import { parentPort, type Worker } from 'node:worker_threads';
+import { type EngineWorker, platform } from '../platform/index.js';
 import { Position } from '../board/position.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
 import { Searcher } from '../search/search.js';
 import { MAX_THREADS, ThreadState, waitUntil, type HelperThreads, type ThreadStateBuffers } from '../search/threads.js';
+import { HAS_SHARED_MEMORY, sharedMemory } from '../search/shared-memory.js';
 import { TranspositionTable } from '../search/tt.js';
 import { type NetworkChoice, type PositionSpec, type SearchWorkerData, applyNetworkChoice, errorText, loadPosition } from './messages.js';
 
@@ -45,9 +46,9 @@ type ToHelper =
 type FromHelper = { type: 'note'; text: string };
 
 export class ThreadPool {
-  private workers: Worker[] = [];
+  private workers: EngineWorker[] = [];
   /** How many of the current helpers have booted (each adds 1). */
-  private booted = new Int32Array(new SharedArrayBuffer(4));
+  private booted = new Int32Array(sharedMemory(4));
   /** A helper ended without being asked to: replace them all before the next search. */
   private broken = false;
   /** The evaluation the helpers use (new helpers too); undefined: the engine's default. */
@@ -55,7 +56,7 @@ export class ThreadPool {
 
   constructor(
     /** Starts a worker running this engine's code (search-worker.ts's startSearchWorker). */
-    private readonly spawn: (data: SearchWorkerData) => Worker,
+    private readonly spawn: (data: SearchWorkerData) => EngineWorker,
     /** Reports problems (an info string). */
     private readonly note: (text: string) => void = () => {},
   ) {}
@@ -69,8 +70,12 @@ export class ThreadPool {
   setThreads(threads: number): void {
     this.terminate();
     const count = Math.max(1, Math.min(MAX_THREADS, Math.floor(threads))) - 1;
-    this.booted = new Int32Array(new SharedArrayBuffer(4));
+    this.booted = new Int32Array(sharedMemory(4));
     if (count === 0) return;
+    if (!HAS_SHARED_MEMORY) {
+      this.note('Threads: this host has no shared memory (a page that is not cross-origin isolated); searching with 1 thread');
+      return;
+    }
     try {
       for (let index = 1; index <= count; index++) this.workers.push(this.startHelper(index));
     } catch (e) {
@@ -78,6 +83,9 @@ export class ThreadPool {
       this.terminate();
       return;
     }
+    // A browser starts a worker's nested workers only once it returns to its
+    // event loop: there the helpers join the searches as they come up.
+    if (!platform.canWaitForWorkers) return;
     const limit = BOOT_LIMIT_MS + BOOT_EACH_MS * count;
     if (!waitUntil(this.booted, 0, (n) => n >= count, limit)) {
       this.note(`error: the helper threads did not start within ${limit} ms; searching with 1 thread`);
@@ -85,7 +93,7 @@ export class ThreadPool {
     }
   }
 
-  private startHelper(index: number): Worker {
+  private startHelper(index: number): EngineWorker {
     const booted = this.booted.buffer as SharedArrayBuffer;
     const worker = this.spawn({
       kestrelRole: 'search-worker',
@@ -166,7 +174,7 @@ export class ThreadPool {
 
 /** The body of a helper thread (workerData.helper is set): serves jobs until terminated. */
 export function runSearchHelper(data: SearchWorkerData): void {
-  const port = parentPort;
+  const port = platform.parentPort();
   if (data.helper === undefined || port === null) return;
   const { index } = data.helper;
   if (data.network !== undefined) applyNetworkChoice(data.network);

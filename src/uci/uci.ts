@@ -19,9 +19,6 @@
 //     stdout and exit with code 0;
 //   - bad input gets an info string; no input crashes the engine.
 
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
-import { createInterface } from 'node:readline';
 import { generateMoves } from '../board/movegen.js';
 import { moveToUci, parseUciMove } from '../board/notation.js';
 import { Position, START_FEN } from '../board/position.js';
@@ -29,7 +26,9 @@ import { MAX_MOVES, WHITE } from '../board/types.js';
 import { NetworkError, USE_NNUE_DEFAULT, decodeNetwork, embeddedNetwork, explain } from '../eval/index.js';
 import { SearchControl } from '../search/control.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
+import { HAS_SHARED_MEMORY } from '../search/shared-memory.js';
 import { computeTimeBudget } from '../search/timeman.js';
+import { type UciStream, platform } from '../platform/index.js';
 import { BookController } from '../book/uci-book.js';
 import { boardDiagram } from './board-display.js';
 import { emergencyInfo, emergencyMove } from './fallback.js';
@@ -93,6 +92,13 @@ interface Job {
   /** The watchdog: when (performance.now()) the job is given up on, and its timer. */
   deadline: number;
   timer: ReturnType<typeof setTimeout> | null;
+  /**
+   * Without shared memory (a browser page that is not cross-origin
+   * isolated) the worker cannot hold an infinite or ponder search's answer
+   * until stop: it searches without limits, and this thread holds the answer.
+   */
+  holdAnswer: boolean;
+  held: { bestMove: string | null; ponderMove: string | null } | null;
 }
 
 /** A thrown value's message, cut to a readable length. */
@@ -141,7 +147,7 @@ class UciEngine {
       return {
         kestrelRole: 'search-worker',
         hashMb: this.options.hash,
-        threads: this.options.threads,
+        threads: this.threads(),
         bootSeq: this.workerBootSeq,
         warmUpControl: this.warmUpControl.buffer,
         network: this.network,
@@ -275,7 +281,10 @@ class UciEngine {
         this.postMaintenance({ type: 'hash', mb: result.value as number });
         break;
       case 'Threads':
-        this.postMaintenance({ type: 'threads', threads: result.value as number });
+        if (!HAS_SHARED_MEMORY && (result.value as number) > 1) {
+          this.out.info('Threads: this host has no shared memory (a page that is not cross-origin isolated); searching with 1 thread');
+        }
+        this.postMaintenance({ type: 'threads', threads: this.threads() });
         break;
       case 'Clear Hash':
         this.postMaintenance({ type: 'clear' });
@@ -315,9 +324,9 @@ class UciEngine {
       return;
     }
     try {
-      const bytes = new Uint8Array(readFileSync(path));
+      const bytes = platform.readFile(path);
       const net = decodeNetwork(bytes);
-      this.networkName = basename(path);
+      this.networkName = path.split(/[\\/]/).pop() || path;
       this.out.info(
         `EvalFile: using ${this.networkName} (768 -> 2x${net.hidden} -> ${net.buckets})${this.network.use ? '' : '; UseNNUE is false'}`,
       );
@@ -399,6 +408,11 @@ class UciEngine {
     this.spec = spec;
   }
 
+  /** The Threads option as the search can use it: 1 where threads cannot share memory. */
+  private threads(): number {
+    return HAS_SHARED_MEMORY ? this.options.threads : 1;
+  }
+
   private searchOptions(): SearchOptions {
     return {
       multiPv: this.options.multiPv,
@@ -447,17 +461,19 @@ class UciEngine {
     }
     const legal = this.legalMoves();
     const allowed = params.searchmoves.length > 0 ? params.searchmoves : legal;
+    const holdAnswer = !control.shared && (params.infinite || params.ponder);
     const job = this.startJob({ kind: 'go', id, control, params, position, allowed }, () =>
       this.host.post({
         type: 'go',
         id,
         position,
-        params,
+        params: holdAnswer ? { ...params, infinite: false, ponder: false } : params,
         options: this.searchOptions(),
         control: control.buffer,
         receivedAt,
       }),
     );
+    if (job !== null) job.holdAnswer = holdAnswer;
     if (job !== null && !params.infinite && !params.ponder) this.armTimeWatchdog(job, params);
   }
 
@@ -479,7 +495,16 @@ class UciEngine {
   }
 
   private startJob(init: Pick<Job, 'kind' | 'id' | 'control' | 'params' | 'position' | 'allowed'>, post: () => void): Job | null {
-    const job: Job = { ...init, side: this.pos.side, lastPvMove: null, stopRequested: false, deadline: Infinity, timer: null };
+    const job: Job = {
+      ...init,
+      side: this.pos.side,
+      lastPvMove: null,
+      stopRequested: false,
+      deadline: Infinity,
+      timer: null,
+      holdAnswer: false,
+      held: null,
+    };
     this.job = job;
     try {
       post();
@@ -536,6 +561,14 @@ class UciEngine {
   private stop(): void {
     const job = this.job;
     if (job === null) return; // nothing to stop (a GUI may send stop after bestmove)
+    if (job.held !== null) {
+      this.finish(job, job.held.bestMove, job.held.ponderMove);
+      return;
+    }
+    if (!job.control.shared) {
+      this.stopByRestart(job);
+      return;
+    }
     job.control.stop();
     Atomics.notify(job.control.flags, 0);
     if (!job.stopRequested && job.kind === 'go') {
@@ -550,10 +583,28 @@ class UciEngine {
       this.out.info('ponderhit without a ponder search; ignored');
       return;
     }
+    if (!job.control.shared) {
+      // The flag cannot reach the search: the move found while pondering is played now.
+      this.out.info('ponderhit: without shared memory the ponder search ends here');
+      this.stop();
+      return;
+    }
     job.control.ponderhit();
     Atomics.notify(job.control.flags, 0);
     // The clock runs from now: the same safety net as for a normal search.
     if (!job.stopRequested) this.armTimeWatchdog(job, { ...job.params, ponder: false });
+  }
+
+  /**
+   * Stops a job whose worker no flag can reach (no shared memory): the
+   * worker is replaced, and a search plays its best line's first move.
+   */
+  private stopByRestart(job: Job): void {
+    const best = job.kind === 'go' ? this.fallback(job) : null;
+    this.host.terminate();
+    this.finish(job, best, null);
+    this.onWorkerGone();
+    if (!this.quitting) this.warm();
   }
 
   /** Plays the fallback move for a job the worker did not finish in time; its late answer is dropped. */
@@ -625,7 +676,8 @@ class UciEngine {
           const job = this.job;
           if (job !== null && job.id === m.id) {
             if (m.lines !== undefined) this.out.writeLines(m.lines);
-            this.finish(job, m.bestMove, m.ponderMove);
+            if (job.holdAnswer && !job.stopRequested) job.held = { bestMove: m.bestMove, ponderMove: m.ponderMove };
+            else this.finish(job, m.bestMove, m.ponderMove);
           }
           break;
         }
@@ -681,7 +733,7 @@ class UciEngine {
       for (let i = 0; i < this.readyWaiters.length; i++) this.out.write('readyok');
       this.readyWaiters = [];
       const left = this.job;
-      if (left !== null && left.kind === 'go') this.finish(left, null, null);
+      if (left !== null && left.kind === 'go') this.finish(left, left.held?.bestMove ?? null, left.held?.ponderMove ?? null);
       await this.out.flush(200);
     } catch {
       // Exit anyway.
@@ -692,25 +744,23 @@ class UciEngine {
   }
 }
 
-/** Runs the UCI loop on stdin/stdout until `quit` or end of input. */
-export function runUci(): void {
+/** Runs the UCI loop on the host's UCI stream (stdin/stdout, or a Web Worker's messages) until `quit` or end of input. */
+export function runUci(stream: UciStream = platform.uciStream()): void {
   // The bundle's entry may reach here inside the search worker: serve as the worker instead.
   if (isSearchWorker()) {
     runSearchWorker();
     return;
   }
-  const out = new Output(process.stdout);
-  const engine = new UciEngine(out, (code) => process.exit(code));
-  process.stdout.on('error', () => {
-    // The GUI has gone (EPIPE): nothing can be printed any more.
-    out.markBroken();
-    process.exit(0);
+  const out = new Output(stream);
+  const engine = new UciEngine(out, (code) => stream.exit(code));
+  stream.start({
+    line: (line) => engine.handleLine(line),
+    end: () => void engine.quit(),
+    broken: () => {
+      out.markBroken();
+      stream.exit(0);
+    },
+    fault: (e) => out.info(`error: ${clippedError(e)}`),
   });
-  process.on('uncaughtException', (e) => out.info(`error: ${clippedError(e)}`));
-  process.on('unhandledRejection', (e) => out.info(`error: ${clippedError(e)}`));
-
-  const input = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
-  input.on('line', (line) => engine.handleLine(line));
-  input.on('close', () => void engine.quit());
   engine.warm();
 }

@@ -11,7 +11,9 @@ import { moveToUci, parseUciMove } from '../../src/board/notation.js';
 import { Position, START_FEN } from '../../src/board/position.js';
 import { parseSan } from '../../src/board/san.js';
 import { type BuildOptions, buildBookFromPgnText } from '../../src/book/builder.js';
-import { shippedBookPath } from '../../src/book/paths.js';
+import { platform } from '../../src/platform/index.js';
+
+const shippedBookPath = (): string => platform.shippedBook().name;
 import { OpeningBook, pickEntry } from '../../src/book/reader.js';
 import { randomGamesPgn } from './helpers.js';
 import { eightMovesPgn } from '../data.js';

@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { moveToUci } from '../../src/board/notation.js';
 import { Position } from '../../src/board/position.js';
 import { buildBookFromPgnFiles } from '../../src/book/builder.js';
-import { shippedBookPath } from '../../src/book/paths.js';
+import { platform } from '../../src/platform/index.js';
+
+const shippedBookPath = (): string => platform.shippedBook().name;
 import { OpeningBook } from '../../src/book/reader.js';
 import { eightMovesPgn } from '../data.js';
 

@@ -1,0 +1,125 @@
+// npm run build: every bundle of the package, and its type declarations.
+//
+//   dist/kestrel.js                the command line (UCI engine and tools), Node.js
+//   dist/node/index.js             the library for Node.js (also its own search worker)
+//   dist/browser/index.js          the library for browsers (ES module)
+//   dist/browser/kestrel-worker.js the engine as a Web Worker script (UCI over postMessage)
+//   dist/types/*.d.ts              the library's types
+//
+// `node scripts/build.mjs --sea` builds dist/sea/kestrel.cjs instead, the
+// CommonJS bundle that scripts/build-exe.mjs makes an executable of.
+
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const at = (path) => join(ROOT, path);
+
+/** The browser bundles take src/platform/browser.ts where the code names the platform (src/platform/index.ts). */
+const browserPlatform = {
+  name: 'browser-platform',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/node\.js$/ }, (args) =>
+      args.importer === at('src/platform/index.ts') ? { path: at('src/platform/browser.ts') } : undefined,
+    );
+  },
+};
+
+const common = { bundle: true, logLevel: 'warning', legalComments: 'none' };
+/** Bundles that use commander (CommonJS) inside an ES module need a require. */
+const nodeRequire = 'import { createRequire as __kestrelRequire } from "node:module"; const require = __kestrelRequire(import.meta.url);';
+
+async function buildSea() {
+  await build({
+    ...common,
+    entryPoints: [at('src/cli/sea-main.ts')],
+    outfile: at('dist/sea/kestrel.cjs'),
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    // import.meta.url is not used in the executable (workers and the book are embedded); say so to esbuild.
+    define: { 'import.meta.url': 'undefined' },
+  });
+}
+
+async function buildAll() {
+  await Promise.all([
+    build({
+      ...common,
+      entryPoints: [at('src/cli/main.ts')],
+      outfile: at('dist/kestrel.js'),
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      banner: { js: nodeRequire },
+    }),
+    build({
+      ...common,
+      entryPoints: [at('src/api/node.ts')],
+      outfile: at('dist/node/index.js'),
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+    }),
+    build({
+      ...common,
+      entryPoints: [at('src/browser/index.ts')],
+      outfile: at('dist/browser/index.js'),
+      platform: 'browser',
+      format: 'esm',
+      target: 'es2022',
+      plugins: [browserPlatform],
+    }),
+    build({
+      ...common,
+      entryPoints: [at('src/browser/worker.ts')],
+      outfile: at('dist/browser/kestrel-worker.js'),
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2022',
+      plugins: [browserPlatform],
+      // Workers in a browser start from the worker script itself (self.location), never from import.meta.url.
+      define: { 'import.meta.url': '""' },
+    }),
+  ]);
+  buildTypes();
+}
+
+/** The library's declarations: tsc emits them for src/api, and the public ones are copied to dist/types. */
+function buildTypes() {
+  const out = join(tmpdir(), `kestrel-types-${process.pid}`);
+  rmSync(out, { recursive: true, force: true });
+  const tsc = at('node_modules/typescript/bin/tsc');
+  const r = spawnSync(
+    process.execPath,
+    [
+      tsc,
+      '--ignoreConfig',
+      ...['--declaration', '--emitDeclarationOnly', '--outDir', out, '--rootDir', at('src')],
+      ...['--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--strict', '--skipLibCheck', '--types', 'node'],
+      at('src/api/index.ts'),
+    ],
+    { encoding: 'utf8' },
+  );
+  if (r.status !== 0) throw new Error(`tsc (declarations) failed:\n${r.stdout}${r.stderr}`);
+  const target = at('dist/types');
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(target, { recursive: true });
+  const apiDir = join(out, 'api');
+  for (const name of readdirSync(apiDir)) {
+    if (!name.endsWith('.d.ts') || name === 'node.d.ts' || name === 'position.d.ts') continue;
+    const text = readFileSync(join(apiDir, name), 'utf8');
+    // The public declarations must stand alone: nothing of the engine's internals.
+    if (/from '\.\.\//.test(text) || /import\("\.\.\//.test(text)) throw new Error(`dist/types/${name} refers outside src/api`);
+    copyFileSync(join(apiDir, name), join(target, name));
+  }
+  rmSync(out, { recursive: true, force: true });
+  if (!existsSync(join(target, 'index.d.ts'))) throw new Error('dist/types/index.d.ts was not made');
+}
+
+if (process.argv.includes('--sea')) await buildSea();
+else await buildAll();

@@ -1,0 +1,32 @@
+// kestrel-chess as a library: the Engine (searches in a worker), opening
+// books, and synchronous helpers on the engine's rules code. The same API in
+// Node.js and in a browser; see docs/api.md.
+
+export { type BookMove, Book, bookMoves } from './book.js';
+export { Engine, type Search } from './engine.js';
+export {
+  AbortError,
+  EngineClosedError,
+  EngineFailedError,
+  IllegalMoveError,
+  InvalidBookError,
+  InvalidFenError,
+  InvalidNetworkError,
+  KestrelError,
+} from './errors.js';
+export { type GameStatus, type RulesOptions, evaluate, gameStatus, legalMoves, perft, validateFen } from './helpers.js';
+export type {
+  AnalyseOptions,
+  AnalysisResult,
+  BestMove,
+  EngineOptions,
+  Move,
+  PositionInput,
+  Score,
+  SearchLimits,
+  SearchLine,
+  Wdl,
+} from './types.js';
+
+/** The start position's FEN. */
+export const START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';

@@ -1,0 +1,161 @@
+// The engine on Node.js: worker_threads, files, stdin/stdout. It also serves
+// the single executable (src/cli/sea-main.ts), which has no JavaScript file
+// on disk: there workers start from the embedded source and the shipped book
+// is embedded too (useEmbedded()).
+//
+// A worker runs the same code as the process that starts it: in a bundle
+// (dist/kestrel.js, dist/node/index.js) the bundle file itself, whose entry
+// asks workerRole() what to run; under tsx (development) the module that
+// asked, which starts its worker body when it sees its role.
+
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import type { EngineWorker, ParentPort, Platform, RandomAccessFile, UciStream } from './types.js';
+
+/** BookFile's value (and the name in messages) for a book built into the program. */
+export const BUILT_IN = '<built-in>';
+const SHIPPED_BOOK_NAME = 'kestrel.bin';
+/** The UCI option's range: a process can hold this much. */
+const MAX_HASH_MB = 4096;
+
+/** What the single executable carries instead of files. */
+interface Embedded {
+  /** The engine's code, run by every worker. */
+  workerSource: () => string;
+  /** The shipped book. */
+  book: () => Uint8Array;
+}
+
+let embedded: Embedded | null = null;
+
+/** The single executable: workers run `workerSource`, and the shipped book is `book`. */
+export function useEmbedded(source: Embedded): void {
+  embedded = source;
+}
+
+/** The role a worker was started in (workerData.kestrelRole), or null on the main thread. */
+export function workerRole(): string | null {
+  if (isMainThread) return null;
+  const data = workerData as { kestrelRole?: unknown } | null | undefined;
+  return data !== null && typeof data === 'object' && typeof data.kestrelRole === 'string' ? data.kestrelRole : null;
+}
+
+/** Starts a worker running moduleUrl (pass import.meta.url) with data as its workerData. */
+export function startWorker<T extends { kestrelRole: string }>(moduleUrl: string, data: T): Worker {
+  // A worker inherits the process's Node.js options, but not every one applies to a worker (`node --input-type=module -e`).
+  const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
+  if (embedded !== null) return new Worker(embedded.workerSource(), { eval: true, workerData: data, execArgv });
+  if (moduleUrl.endsWith('.ts')) {
+    // Development under tsx: on Node.js 20 a worker does not inherit tsx's
+    // module hooks, so the worker registers them before importing the module.
+    try {
+      const api = import.meta.resolve('tsx/esm/api');
+      const boot = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(moduleUrl)}); })`;
+      return new Worker(boot, { eval: true, workerData: data, execArgv });
+    } catch {
+      // tsx is not installed: try the plain way below.
+    }
+  }
+  return new Worker(new URL(moduleUrl), { workerData: data, execArgv });
+}
+
+/**
+ * The shipped book, books/kestrel.bin at the package root: from a bundle
+ * (dist/kestrel.js) that is ../books/, from dist/node/index.js or the sources
+ * (src/platform/node.ts) ../../books/.
+ */
+function shippedBookPath(): string {
+  const candidates = [`../books/${SHIPPED_BOOK_NAME}`, `../../books/${SHIPPED_BOOK_NAME}`].map((rel) =>
+    fileURLToPath(new URL(rel, import.meta.url)),
+  );
+  return candidates.find((path) => existsSync(path)) ?? candidates[0];
+}
+
+function openFile(path: string): RandomAccessFile {
+  const fd = openSync(path, 'r');
+  try {
+    const stat = fstatSync(fd);
+    let open = true;
+    return {
+      size: stat.size,
+      isFile: stat.isFile(),
+      read: (into, offset, length, position) => readSync(fd, into, offset, length, position),
+      close: () => {
+        if (open) closeSync(fd);
+        open = false;
+      },
+    };
+  } catch (e) {
+    closeSync(fd);
+    throw e;
+  }
+}
+
+/** Bytes of bytecode TurboFan may inline into one optimized function (V8 default 920). */
+const INLINING_BUDGET = 2000;
+let tuned = false;
+
+/**
+ * V8 settings for a hot-loop program. TurboFan inlines small functions into
+ * the function it optimizes only up to 920 bytes of bytecode in all; the
+ * search, the move picker and the evaluation call many small helpers from
+ * many places, and with a larger budget V8 inlines them (docs/development.md).
+ * Flags are process-wide, so worker threads started later compile with them too.
+ */
+function tuneCompiler(): void {
+  if (tuned) return;
+  tuned = true;
+  setFlagsFromString(`--max-inlined-bytecode-size-cumulative=${INLINING_BUDGET}`);
+}
+
+async function loadFile(path: string): Promise<Uint8Array> {
+  return new Uint8Array(await readFile(path));
+}
+
+function uciStream(): UciStream {
+  return {
+    write: (chunk, done) => {
+      process.stdout.write(chunk, done);
+    },
+    start: (handlers) => {
+      // The GUI has gone (EPIPE): nothing can be printed any more.
+      process.stdout.on('error', () => handlers.broken());
+      process.on('uncaughtException', (e) => handlers.fault(e));
+      process.on('unhandledRejection', (e) => handlers.fault(e));
+      const input = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
+      input.on('line', (line) => handlers.line(line));
+      input.on('close', () => handlers.end());
+    },
+    exit: (code) => process.exit(code),
+  };
+}
+
+export const platform: Platform = {
+  get name() {
+    return embedded !== null ? 'sea' : 'node';
+  },
+  startWorker: (moduleUrl, data) => startWorker(moduleUrl, data) as unknown as EngineWorker,
+  workerRole,
+  workerData: () => (isMainThread ? undefined : workerData),
+  parentPort: () => parentPort as unknown as ParentPort | null,
+  canWaitForWorkers: true,
+  maxHashMb: MAX_HASH_MB,
+  soon: (fn) => {
+    setImmediate(fn);
+  },
+  openFile,
+  readFile: (path) => new Uint8Array(readFileSync(path)),
+  shippedBook: () => {
+    const source = embedded;
+    if (source !== null) return { name: BUILT_IN, embedded: true, bytes: () => source.book(), load: async () => source.book() };
+    const path = shippedBookPath();
+    return { name: path, embedded: false, bytes: () => new Uint8Array(readFileSync(path)), load: () => loadFile(path) };
+  },
+  loadFile,
+  uciStream,
+  tuneCompiler,
+};

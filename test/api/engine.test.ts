@@ -1,0 +1,227 @@
+// The library (kestrel-chess) as a user gets it: the built Node.js bundle
+// dist/node/index.js (made by `npm run build`), with the types of its sources.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../uci/engine-process.js';
+
+type Api = typeof import('../../src/api/index.js');
+const BUNDLE = join(ROOT, 'dist', 'node', 'index.js');
+
+let api: Api;
+let engine: InstanceType<Api['Engine']>;
+
+const MATE_IN_ONE = '6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1';
+
+beforeAll(async () => {
+  if (!existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run npm run build first`);
+  api = (await import(BUNDLE)) as Api;
+  engine = new api.Engine();
+}, 60000);
+
+afterAll(async () => {
+  await engine?.close();
+});
+
+describe('helpers', () => {
+  it('list legal moves in UCI and SAN', () => {
+    const moves = api.legalMoves('startpos');
+    expect(moves).toHaveLength(20);
+    expect(moves).toContainEqual({ uci: 'g1f3', san: 'Nf3' });
+    expect(api.legalMoves({ moves: ['e4', 'e7e5', 'Nf3', 'Nc6', 'Bc4', 'Nf6', 'Ng5', 'd5', 'exd5', 'Nxd5', 'Nxf7'] })).toContainEqual({
+      uci: 'e8f7',
+      san: 'Kxf7',
+    });
+    expect(api.legalMoves({ fen: MATE_IN_ONE, moves: ['Rd8'] })).toEqual([]);
+  });
+
+  it('validate FENs with the reason', () => {
+    expect(api.validateFen(api.START_FEN)).toEqual({ valid: true, fen: api.START_FEN });
+    const bad = api.validateFen('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1');
+    expect(bad.valid).toBe(false);
+    if (!bad.valid) expect(bad.reason).toMatch(/side/i);
+    expect(api.validateFen('8/8/8/8/8/8/8/8 w - - 0 1').valid).toBe(false);
+  });
+
+  it('count perft, evaluate, and tell how a game stands', () => {
+    expect(api.perft('startpos', 3)).toBe(8902);
+    expect(api.perft('r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1', 2)).toBe(2039);
+    // A queen up is a lot, from the side to move's view either way.
+    expect(api.evaluate('rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1')).toBeGreaterThan(600);
+    expect(api.evaluate('rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1')).toBeLessThan(-600);
+    expect(api.gameStatus({ moves: ['f3', 'e5', 'g4', 'Qh4'] })).toMatchObject({
+      turn: 'white',
+      inCheck: true,
+      outcome: { result: '0-1', reason: 'checkmate' },
+    });
+    expect(api.gameStatus('startpos').outcome).toBeNull();
+  });
+
+  it('read the shipped book', async () => {
+    const book = await api.Book.load();
+    const moves = book.moves({ moves: ['d4', 'Nf6', 'c4'] });
+    expect(moves[0]).toMatchObject({ uci: 'e7e6', san: 'e6' });
+    expect(moves.reduce((sum, m) => sum + m.share, 0)).toBeCloseTo(1);
+    expect(book.moves({ moves: ['a3', 'h6', 'h3', 'a6'] })).toEqual([]);
+    expect(() => api.Book.fromBytes(new Uint8Array(15))).toThrow(api.InvalidBookError);
+    // At once, without loading: the shipped book (Node.js), or a book given.
+    expect(api.bookMoves({ moves: ['d4', 'Nf6', 'c4'] })).toEqual(moves);
+    expect(api.bookMoves('startpos', { book })).toEqual(book.moves('startpos'));
+  });
+
+  it('throw typed errors for a bad position', () => {
+    expect(() => api.legalMoves('not a fen')).toThrow(api.InvalidFenError);
+    expect(() => api.legalMoves({ moves: ['e2e5'] })).toThrow(api.IllegalMoveError);
+    try {
+      api.legalMoves({ moves: ['e4', 'e5', 'Ke3', 'Nc6'] });
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(api.IllegalMoveError);
+      expect(e).toBeInstanceOf(api.KestrelError);
+      expect((e as InstanceType<Api['IllegalMoveError']>).move).toBe('Ke3');
+    }
+  });
+});
+
+describe('Engine', () => {
+  it('analyses a position: best move, score, WDL, depth, lines in both notations', async () => {
+    const depths: number[] = [];
+    const r = await engine.analyse({ moves: ['e4'] }, { depth: 6 }, { onInfo: (line) => depths.push(line.depth) });
+    const legal = api.legalMoves({ moves: ['e4'] }).map((m) => m.uci);
+    expect(legal).toContain(r.bestMove?.uci);
+    expect(r.bestMove?.san).toBe(api.legalMoves({ moves: ['e4'] }).find((m) => m.uci === r.bestMove?.uci)?.san);
+    expect(r.depth).toBe(6);
+    expect(r.score.type).toBe('cp');
+    expect(r.wdl.win + r.wdl.draw + r.wdl.loss).toBe(1000);
+    expect(r.pv.length).toBeGreaterThan(0);
+    expect(r.pvSan).toHaveLength(r.pv.length);
+    expect(r.pv[0]).toBe(r.bestMove?.uci);
+    expect(r.nodes).toBeGreaterThan(0);
+    expect(r.stopped).toBe(false);
+    expect(depths.at(-1)).toBe(6);
+    expect([...depths].sort((a, b) => a - b)).toEqual(depths);
+  });
+
+  it('finds a mate and gives it as a mate score', async () => {
+    const best = await engine.bestMove(MATE_IN_ONE, { depth: 4 });
+    expect(best).toMatchObject({ uci: 'd1d8', san: 'Rd8#', fromBook: false });
+    expect(best?.analysis?.score).toEqual({ type: 'mate', value: 1 });
+    expect(await engine.bestMove({ fen: MATE_IN_ONE, moves: ['Rd8'] }, { depth: 2 })).toBeNull();
+  });
+
+  it('reports several lines with multiPv', async () => {
+    const r = await engine.analyse('startpos', { depth: 5 }, { multiPv: 3 });
+    expect(r.lines.map((l) => l.multiPv)).toEqual([1, 2, 3]);
+    expect(new Set(r.lines.map((l) => l.pv[0])).size).toBe(3);
+    expect(r.lines[0].pv[0]).toBe(r.bestMove?.uci);
+  });
+
+  it('stops through an AbortSignal and answers with what it found', async () => {
+    const controller = new AbortController();
+    const r = await engine.analyse(
+      'startpos',
+      { infinite: true },
+      { signal: controller.signal, onInfo: (line) => line.depth >= 4 && controller.abort() },
+    );
+    expect(r.stopped).toBe(true);
+    expect(r.depth).toBeGreaterThanOrEqual(4);
+    expect(api.legalMoves('startpos').map((m) => m.uci)).toContain(r.bestMove?.uci);
+    // A signal aborted before the call: nothing starts.
+    await expect(engine.analyse('startpos', { depth: 3 }, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(api.AbortError);
+  });
+
+  it('gives its lines as an async iterator; leaving the loop stops the search', async () => {
+    const search = engine.search('startpos', { depth: 60 });
+    const seen: number[] = [];
+    for await (const line of search) {
+      seen.push(line.depth);
+      if (line.depth >= 5) break;
+    }
+    const r = await search.result;
+    expect(seen.at(-1)).toBe(5);
+    expect(r.stopped).toBe(true);
+    expect(r.bestMove).not.toBeNull();
+  });
+
+  it('queues a search asked for while one runs, and drops a queued one that is aborted', async () => {
+    const order: string[] = [];
+    const controller = new AbortController();
+    const first = engine.analyse(
+      'startpos',
+      { depth: 60 },
+      { signal: controller.signal, onInfo: (l) => l.depth >= 3 && controller.abort() },
+    );
+    const dropped = new AbortController();
+    const second = engine.analyse('startpos', { depth: 2 }, { signal: dropped.signal });
+    const third = engine.analyse({ moves: ['d4'] }, { depth: 3 }, { onInfo: () => order.push('third') });
+    dropped.abort();
+    void first.then(() => order.push('first done'));
+    await expect(second).rejects.toBeInstanceOf(api.AbortError);
+    const [r1, r3] = await Promise.all([first, third]);
+    expect(r1.stopped).toBe(true);
+    expect(r3.depth).toBe(3);
+    expect(order[0]).toBe('first done');
+    expect(order.slice(1).every((o) => o === 'third')).toBe(true);
+  });
+
+  it('rejects bad input with typed errors, and keeps working', async () => {
+    await expect(engine.analyse('8/8/8 w - - 0 1', { depth: 2 })).rejects.toBeInstanceOf(api.InvalidFenError);
+    await expect(engine.analyse({ moves: ['e4', 'e4'] }, { depth: 2 })).rejects.toBeInstanceOf(api.IllegalMoveError);
+    await expect(engine.analyse('startpos', {})).rejects.toBeInstanceOf(TypeError);
+    await expect(engine.analyse('startpos', { depth: 2 }, { multiPv: 0 })).rejects.toBeInstanceOf(RangeError);
+    await expect(engine.analyse('startpos', { depth: -1 })).rejects.toBeInstanceOf(RangeError);
+    // The iterator of a search that could not start throws its reason.
+    await expect(
+      (async () => {
+        for await (const _ of engine.search('bad', { depth: 1 })) void _;
+      })(),
+    ).rejects.toBeInstanceOf(api.InvalidFenError);
+    const r = await engine.analyse('startpos', { depth: 2, searchMoves: ['a3', 'h2h3'] });
+    expect(['a2a3', 'h2h3']).toContain(r.bestMove?.uci);
+  });
+
+  it('plays from the book when asked, and Chess960 castling king-takes-rook', async () => {
+    const withBook = new api.Engine({ book: true });
+    try {
+      const move = await withBook.bestMove('startpos', { depth: 2 });
+      expect(move?.fromBook).toBe(true);
+      expect(api.legalMoves('startpos').map((m) => m.uci)).toContain(move?.uci);
+    } finally {
+      await withBook.close();
+    }
+    const chess960 = new api.Engine({ chess960: true });
+    try {
+      const r = await chess960.analyse('r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1', { depth: 1, searchMoves: ['O-O'] });
+      expect(r.bestMove).toEqual({ uci: 'e1h1', san: 'O-O' });
+    } finally {
+      await chess960.close();
+    }
+  });
+
+  it('close() ends running and queued searches with EngineClosedError, and every later call', async () => {
+    const e = new api.Engine();
+    const running = e.analyse('startpos', { infinite: true }, { signal: new AbortController().signal });
+    const queued = e.analyse('startpos', { depth: 2 });
+    await e.close();
+    await expect(running).rejects.toBeInstanceOf(api.EngineClosedError);
+    await expect(queued).rejects.toBeInstanceOf(api.EngineClosedError);
+    await expect(e.analyse('startpos', { depth: 1 })).rejects.toBeInstanceOf(api.EngineClosedError);
+    await expect(e.bestMove('startpos', { depth: 1 })).rejects.toBeInstanceOf(api.EngineClosedError);
+    expect(() => e.newGame()).toThrow(api.EngineClosedError);
+    await e.close();
+    expect(e.closed).toBe(true);
+  });
+
+  it('does not keep a Node.js program alive once its searches are done', () => {
+    const script = `import(${JSON.stringify(BUNDLE)}).then(async ({ Engine }) => {
+      const engine = new Engine();
+      const r = await engine.analyse('startpos', { depth: 3 });
+      console.log('best', r.bestMove.uci);
+    });`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30000 });
+    expect(r.stdout).toMatch(/^best [a-h][1-8][a-h][1-8]/);
+    expect(r.status).toBe(0);
+  });
+});
