@@ -12,6 +12,7 @@ import { registerTrainCommands } from './train-commands.js';
 import { registerBookCommands } from './book-commands.js';
 import { registerEngineCommands } from './engine-commands.js';
 import { registerPerftCommands } from './perft-commands.js';
+import { registerPlayCommands } from './play-commands.js';
 import { tuneV8 } from './v8-flags.js';
 
 const program = new Command('kestrel')
@@ -19,6 +20,7 @@ const program = new Command('kestrel')
   .version(engineVersion(), '-V, --version', 'print the version');
 
 registerPerftCommands(program);
+registerPlayCommands(program);
 registerEngineCommands(program);
 registerBookCommands(program);
 registerTrainCommands(program);
