@@ -48,15 +48,19 @@ export class EngineClient {
   private seq = 0;
   private readonly acks = new Map<number, () => void>();
   private warmUpControl = new SearchControl();
+  /** Resolves when the current worker is ready to search (its boot message acknowledged). */
+  private booted: Promise<void> = Promise.resolve();
 
   constructor(options: EngineClientOptions = {}) {
     const bootData = (): SearchWorkerData => {
       this.warmUpControl = new SearchControl();
+      const bootSeq = ++this.seq;
+      this.booted = new Promise((resolve) => this.acks.set(bootSeq, resolve));
       return {
         kestrelRole: 'search-worker',
         hashMb: options.hashMb ?? 16,
         threads: options.threads ?? 1,
-        bootSeq: ++this.seq,
+        bootSeq,
         warmUpControl: this.warmUpControl.buffer,
       };
     };
@@ -96,20 +100,30 @@ export class EngineClient {
     const done = new Promise<SearchOutcome>((resolve, reject) => {
       this.running = { id, control, lines: [], notes: [], onInfo, resolve, reject };
     });
+    const post = (): void => {
+      if (this.running?.id !== id) return; // closed meanwhile
+      try {
+        this.host.post({
+          type: 'go',
+          id,
+          position,
+          params: { infinite: false, ponder: false, searchmoves: [], ...params },
+          options: { ...DEFAULT_SEARCH_OPTIONS, ...options },
+          control: control.buffer,
+          // The clock runs from now: not from before the worker was ready.
+          receivedAt: Date.now(),
+        });
+        this.warmUpControl.stop();
+      } catch (e) {
+        this.fail(e instanceof Error ? e : new Error(String(e)));
+      }
+    };
     try {
-      this.host.post({
-        type: 'go',
-        id,
-        position,
-        params: { infinite: false, ponder: false, searchmoves: [], ...params },
-        options: { ...DEFAULT_SEARCH_OPTIONS, ...options },
-        control: control.buffer,
-        receivedAt: Date.now(),
-      });
-      this.warmUpControl.stop();
+      this.host.warm();
     } catch (e) {
       this.fail(e instanceof Error ? e : new Error(String(e)));
     }
+    void this.booted.then(post);
     return {
       done,
       stop: () => {
