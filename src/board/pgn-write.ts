@@ -71,7 +71,7 @@ function wrap(tokens: readonly string[]): string[] {
   let line = '';
   for (const token of tokens) {
     // Comments may be split at their spaces, but not inside a [%...] command.
-    for (const word of token.startsWith('{') ? (token.match(/\[%[^\]]*\]\}?|\S+/g) ?? [token]) : [token]) {
+    for (const word of token.startsWith('{') ? (token.match(/\{?\[%[^\]]*\]\}?|\S+/g) ?? [token]) : [token]) {
       if (line === '') line = word;
       else if (line.length + 1 + word.length <= WIDTH) line += ` ${word}`;
       else {

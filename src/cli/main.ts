@@ -13,6 +13,7 @@ import { registerBookCommands } from './book-commands.js';
 import { registerEngineCommands } from './engine-commands.js';
 import { registerPerftCommands } from './perft-commands.js';
 import { registerPlayCommands } from './play-commands.js';
+import { registerAnalyseCommands } from './analyse-commands.js';
 import { tuneV8 } from './v8-flags.js';
 
 const program = new Command('kestrel')
@@ -21,6 +22,7 @@ const program = new Command('kestrel')
 
 registerPerftCommands(program);
 registerPlayCommands(program);
+registerAnalyseCommands(program);
 registerEngineCommands(program);
 registerBookCommands(program);
 registerTrainCommands(program);

@@ -52,7 +52,7 @@ describe('writePgn', () => {
     expect(body.startsWith('12... Nf6 {')).toBe(true);
     for (const line of body.trimEnd().split('\n')) {
       expect(line.length).toBeLessThanOrEqual(80);
-      expect(line).not.toMatch(/\[%clk$/);
+      expect(line).not.toMatch(/\[%(clk|eval)$/);
     }
   });
 
