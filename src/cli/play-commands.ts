@@ -64,6 +64,8 @@ export function registerPlayCommands(program: Command): void {
         seed = Number(opts.seed) % 0x100000000;
       }
       const out = process.stdout;
+      // The reader has gone (a closed pipe): nothing more can be shown.
+      out.on('error', () => process.exit(0));
       const interactive = process.stdin.isTTY === true && out.isTTY === true;
       const colorDepth = out.isTTY === true && process.env.NO_COLOR === undefined && out.hasColors() ? out.getColorDepth() : null;
       const session = new PlaySession(

@@ -61,6 +61,9 @@ export class Game {
     this.pos.setFen(startFen);
     this.startSide = this.pos.side;
     this.startFullmove = this.pos.fullmove;
+    // A position given may be over already (mate, stalemate).
+    const outcome = gameOutcome(this.pos);
+    if (outcome !== null) this.end = { result: outcome.result, text: outcomeText(outcome), termination: 'normal' };
   }
 
   /** Plays a legal move; returns its record. The game's end by the rules is checked. */
@@ -84,7 +87,8 @@ export class Game {
   undo(): PlayedMove | undefined {
     const last = this.moves.pop();
     if (last !== undefined) this.pos.unmakeMove();
-    this.end = null;
+    const outcome = gameOutcome(this.pos);
+    this.end = outcome === null ? null : { result: outcome.result, text: outcomeText(outcome), termination: 'normal' };
     return last;
   }
 

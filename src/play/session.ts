@@ -209,7 +209,10 @@ export class PlaySession {
     const label = (side: number): string => {
       const clock = this.clock === null ? '' : `  ${formatClock(this.clock.remaining(side))}`;
       const turn = this.game.end === null && this.game.pos.side === side ? '  (to move)' : '';
-      return `  ${this.player(side)}, ${Game.colorName(side)}${clock}${turn}`;
+      // The player's name, unless the colour says it all (two people); two engines by their level.
+      const [white, black] = this.settings.players;
+      const name = white === black ? (white === 'engine' ? `${engineName(this.level)}, ` : '') : `${this.player(side)}, `;
+      return `  ${name}${Game.colorName(side)}${clock}${turn}`;
     };
     const lines = [label(top), ...board, label(top ^ 1)];
     if (this.game.moves.length > 0) lines.push('', `  ${this.game.movesText(MOVES_SHOWN)}`);

@@ -65,6 +65,19 @@ describe('kestrel play with piped input', () => {
     expect(r.stdout).toContain('Checkmate: White wins. (1-0)');
   }, 30_000);
 
+  it('two engines from the start: the same game for the same seed, another for another seed', () => {
+    const game = (seed: string): string => play(['--white', 'engine', '--black', 'engine', '--level', '6', '--seed', seed], '').stdout;
+    const a = game('5');
+    expect(a).toMatch(/(Checkmate|Draw|Stalemate)[^\n]*\((1-0|0-1|1\/2-1\/2)\)/);
+    expect(game('5')).toBe(a);
+    expect(game('6').replace('Seed 6', 'Seed 5')).not.toBe(a);
+  }, 60_000);
+
+  it('a position that is over already says so', () => {
+    const r = play(['--fen', '7k/5Q2/6K1/8/8/8/8/8 b - - 0 1'], '');
+    expect(r.stdout).toContain('Stalemate: a draw. (1/2-1/2)');
+  });
+
   it('resign, new game, level, and a draw offer declined early', () => {
     const r = play(['--seed', '1', '--level', '1200'], ['e4', 'draw', 'resign', 'pgn', 'new', 'level 25', 'level 4', 'quit'].join('\n'));
     expect(r.status).toBe(0);
