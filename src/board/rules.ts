@@ -59,3 +59,22 @@ export function gameOutcome(pos: Position): Outcome | null {
   if (insufficientMaterial(pos)) return { result: '1/2-1/2', reason: 'insufficient material' };
   return null;
 }
+
+/**
+ * `side` can never mate, whatever the moves (the rule for a flag fall: the
+ * game is drawn when the side whose opponent ran out of time cannot mate).
+ * True for a bare king, a king and one minor piece against a bare king, and
+ * whenever neither side can (insufficientMaterial); false otherwise, also
+ * where only a helpmate is possible (a knight against a pawn).
+ */
+export function cannotMateBy(pos: Position, side: number): boolean {
+  const c = pos.pieceCount;
+  const own = side === WHITE ? 0 : 8;
+  const them = own ^ 8;
+  if (c[own | PAWN] + c[own | ROOK] + c[own | QUEEN] !== 0) return false;
+  const minors = c[own | KNIGHT] + c[own | BISHOP];
+  if (minors === 0) return true;
+  const theyHaveOnlyKing = c[them | PAWN] + c[them | KNIGHT] + c[them | BISHOP] + c[them | ROOK] + c[them | QUEEN] === 0;
+  if (minors === 1 && theyHaveOnlyKing) return true;
+  return insufficientMaterial(pos);
+}

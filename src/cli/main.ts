@@ -13,12 +13,16 @@ import { registerBookCommands } from './book-commands.js';
 import { registerEngineCommands } from './engine-commands.js';
 import { registerPerftCommands } from './perft-commands.js';
 import { platform } from '../platform/index.js';
+import { registerPlayCommands } from './play-commands.js';
+import { registerAnalyseCommands } from './analyse-commands.js';
 
 const program = new Command('kestrel')
   .description('Kestrel, a UCI chess engine for Node.js. Without a command, it speaks UCI on stdin/stdout.')
   .version(engineVersion(), '-V, --version', 'print the version');
 
 registerPerftCommands(program);
+registerPlayCommands(program);
+registerAnalyseCommands(program);
 registerEngineCommands(program);
 registerBookCommands(program);
 registerTrainCommands(program);

@@ -2,6 +2,8 @@
 // search (in its worker), the options the search needs, and what the search
 // reports while it runs.
 
+import type { StrengthLimit } from './strength.js';
+
 export interface GoParams {
   wtime?: number;
   btime?: number;
@@ -28,6 +30,8 @@ export interface SearchOptions {
   showWdl: boolean;
   /** 'pvs' (default) or 'mtdf'. */
   driver: 'pvs' | 'mtdf';
+  /** A limited strength (strength.ts: Skill Level, UCI_Elo); absent: full strength. */
+  strength?: StrengthLimit;
 }
 
 export const DEFAULT_SEARCH_OPTIONS: SearchOptions = {

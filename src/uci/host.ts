@@ -18,6 +18,8 @@ export class WorkerHost {
     /** workerData for a new worker (called once per worker started). */
     private readonly bootData: () => SearchWorkerData,
     private readonly events: HostEvents,
+    /** False: the worker keeps the process alive (for callers whose lifetime is not stdin's). */
+    private readonly unref = true,
   ) {}
 
   /** Sends a message to the worker, starting it if needed. */
@@ -45,8 +47,8 @@ export class WorkerHost {
       this.worker = null;
       this.events.died(lastError !== '' ? lastError : `exit code ${code}`);
     });
-    // The process lifetime follows stdin, not the worker.
-    worker.unref();
+    // The UCI loop's lifetime follows stdin, not the worker.
+    if (this.unref) worker.unref();
     this.worker = worker;
     return worker;
   }

@@ -114,3 +114,45 @@ export function formatSearchEvent(pos: Position, event: SearchEvent, showWdl: bo
     (pv !== '' ? ` pv ${pv}` : '')
   );
 }
+
+/** A score as UCI writes it: centipawns, or moves to mate (negative: being mated). */
+export type UciScore = { cp: number } | { mate: number };
+
+/** An `info depth ...` line read back (the parts the play and analyse commands use). */
+export interface InfoLine {
+  depth: number;
+  multipv: number;
+  /** Side to move's view. */
+  score: UciScore;
+  bound: 'exact' | 'lower' | 'upper';
+  nodes: number;
+  timeMs: number;
+  /** The line in UCI notation. */
+  pv: string[];
+}
+
+/** Reads an `info depth ...` line as formatSearchEvent writes it; null for other lines (currmove, strings). */
+export function parseInfoLine(text: string): InfoLine | null {
+  const t = text.split(' ');
+  if (t[0] !== 'info' || t[1] !== 'depth') return null;
+  const at = (name: string): number => t.indexOf(name);
+  const num = (name: string, fallback: number): number => {
+    const i = at(name);
+    return i < 0 || i + 1 >= t.length ? fallback : Number(t[i + 1]);
+  };
+  const s = at('score');
+  if (s < 0 || s + 2 >= t.length) return null;
+  const value = Number(t[s + 2]);
+  const score: UciScore = t[s + 1] === 'mate' ? { mate: value } : { cp: value };
+  const bound = t[s + 3] === 'lowerbound' ? 'lower' : t[s + 3] === 'upperbound' ? 'upper' : 'exact';
+  const p = at('pv');
+  return {
+    depth: num('depth', 0),
+    multipv: num('multipv', 1),
+    score,
+    bound,
+    nodes: num('nodes', 0),
+    timeMs: num('time', 0),
+    pv: p < 0 ? [] : t.slice(p + 1),
+  };
+}

@@ -10,7 +10,11 @@ import { BOOK_MODES } from '../book/reader.js';
 import { BOOK_OPTION_DEFAULTS } from '../book/uci-book.js';
 import { platform } from '../platform/index.js';
 import { USE_NNUE_DEFAULT } from '../eval/index.js';
+import { FULL_SKILL, MAX_ELO, MIN_ELO, type StrengthLimit, limitFromOptions } from '../search/strength.js';
 import { MAX_THREADS } from '../search/threads.js';
+
+/** UCI_Elo's default: a club player. */
+const DEFAULT_ELO = 1500;
 
 /** EvalFile's value for the network built into the engine. */
 export const BUILT_IN_NETWORK = '<built-in>';
@@ -30,7 +34,10 @@ export type OptionName =
   | 'BookMode'
   | 'BookDepth'
   | 'UseNNUE'
-  | 'EvalFile';
+  | 'EvalFile'
+  | 'UCI_LimitStrength'
+  | 'UCI_Elo'
+  | 'Skill Level';
 
 type OptionDecl =
   | { name: OptionName; type: 'spin'; default: number; min: number; max: number }
@@ -48,6 +55,9 @@ const OPTION_DECLS: readonly OptionDecl[] = [
   { name: 'Move Overhead', type: 'spin', default: 100, min: 0, max: 5000 },
   { name: 'UCI_Chess960', type: 'check', default: false },
   { name: 'UCI_ShowWDL', type: 'check', default: false },
+  { name: 'UCI_LimitStrength', type: 'check', default: false },
+  { name: 'UCI_Elo', type: 'spin', default: DEFAULT_ELO, min: MIN_ELO, max: MAX_ELO },
+  { name: 'Skill Level', type: 'spin', default: FULL_SKILL, min: 0, max: FULL_SKILL },
   { name: 'SearchDriver', type: 'combo', default: 'pvs', vars: ['pvs', 'mtdf'] },
   { name: 'UseNNUE', type: 'check', default: USE_NNUE_DEFAULT },
   { name: 'EvalFile', type: 'string', default: BUILT_IN_NETWORK },
@@ -119,6 +129,15 @@ export class OptionValues {
   }
   get driver(): 'pvs' | 'mtdf' {
     return this.values.get('SearchDriver') as 'pvs' | 'mtdf';
+  }
+  /** The strength limit of UCI_LimitStrength, UCI_Elo and Skill Level (null: full strength), its moves chosen with `seed`. */
+  strength(seed: number): StrengthLimit | null {
+    return limitFromOptions(
+      this.values.get('UCI_LimitStrength') as boolean,
+      this.values.get('UCI_Elo') as number,
+      this.values.get('Skill Level') as number,
+      seed,
+    );
   }
 
   /**

@@ -29,6 +29,7 @@ import { SearchControl } from '../search/control.js';
 import type { GoParams, SearchEvent, SearchOptions } from '../search/limits.js';
 import { describeLine, formatSearchEvent } from './info.js';
 import { Searcher } from '../search/search.js';
+import { limitedSearch } from '../search/strength.js';
 import { WarmUp } from '../search/warmup.js';
 import type { HelperThreads } from '../search/threads.js';
 import {
@@ -241,7 +242,11 @@ class SearchWorker {
     try {
       this.load(spec);
       helpers = this.pool.forSearch(spec);
-      const result = this.searcher.go(this.pos, params, options, control, report, helpers === null ? undefined : { kind: 'main', helpers });
+      const role = helpers === null ? undefined : ({ kind: 'main', helpers } as const);
+      const result =
+        options.strength === undefined
+          ? this.searcher.go(this.pos, params, options, control, report, role)
+          : limitedSearch(this.searcher, this.pos, params, options, control, options.strength, report, role);
       bestMove = moveToUci(this.pos, result.move);
       if (result.ponder !== 0 && result.move !== 0) {
         this.pos.makeMove(result.move);

@@ -414,13 +414,17 @@ class UciEngine {
   }
 
   private searchOptions(): SearchOptions {
-    return {
+    const options: SearchOptions = {
       multiPv: this.options.multiPv,
       moveOverhead: this.options.moveOverhead,
       chess960: this.options.chess960,
       showWdl: this.options.showWdl,
       driver: this.options.driver,
     };
+    // A weaker level chooses among its best moves at random: a fresh seed each search.
+    const strength = this.options.strength((Math.random() * 0x100000000) | 0);
+    if (strength !== null) options.strength = strength;
+    return options;
   }
 
   private legalMoves(): string[] {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseUciMove } from '../../src/board/notation.js';
 import { Position } from '../../src/board/position.js';
-import { gameOutcome, insufficientMaterial, repetitions } from '../../src/board/rules.js';
+import { cannotMateBy, gameOutcome, insufficientMaterial, repetitions } from '../../src/board/rules.js';
+import { BLACK, WHITE } from '../../src/board/types.js';
 
 const play = (pos: Position, moves: string): Position => {
   for (const m of moves.split(' ')) pos.makeMove(parseUciMove(pos, m));
@@ -39,5 +40,22 @@ describe('game end by the rules', () => {
     for (const fen of ['8/8/4k3/8/8/4KNN1/8/8 w - - 0 1', '8/8/4k3/8/2b5/4K3/1B6/8 w - - 0 1', '8/8/4k3/8/8/4K3/4P3/8 w - - 0 1']) {
       expect(insufficientMaterial(new Position(fen)), fen).toBe(false);
     }
+  });
+
+  it('who can still mate, for a flag fall: a bare king or a lone minor against a bare king cannot', () => {
+    const cannot: Array<[string, number]> = [
+      ['8/8/4k3/8/8/4K3/8/7R w - - 0 1', BLACK],
+      ['8/8/4k3/8/8/4K3/8/7N w - - 0 1', WHITE],
+      ['8/8/4k3/8/3b4/4K3/1B6/8 w - - 0 1', WHITE],
+    ];
+    const can: Array<[string, number]> = [
+      ['8/8/4k3/8/8/4K3/8/7R w - - 0 1', WHITE],
+      ['8/8/4k3/8/8/4KNN1/8/8 w - - 0 1', WHITE],
+      // A knight against a pawn: only a helpmate, but a mate.
+      ['8/p7/4k3/8/8/4K3/8/7N w - - 0 1', WHITE],
+      ['8/8/4k3/8/8/4K3/4P3/8 w - - 0 1', WHITE],
+    ];
+    for (const [fen, side] of cannot) expect(cannotMateBy(new Position(fen), side), `${fen} ${side}`).toBe(true);
+    for (const [fen, side] of can) expect(cannotMateBy(new Position(fen), side), `${fen} ${side}`).toBe(false);
   });
 });

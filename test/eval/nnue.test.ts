@@ -90,7 +90,7 @@ describe('NNUE evaluation', () => {
         expect(wasm.evaluate(pos)).toBe(ts.evaluate(pos));
       }
     }
-  });
+  }, 30_000);
 
   it('a colour-flipped position evaluates the same from the side to move', () => {
     const net = randomNetwork(64);

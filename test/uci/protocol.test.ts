@@ -39,6 +39,9 @@ describe('handshake and options', () => {
       'option name Move Overhead type spin default 100 min 0 max 5000',
       'option name UCI_Chess960 type check default false',
       'option name UCI_ShowWDL type check default false',
+      'option name UCI_LimitStrength type check default false',
+      'option name UCI_Elo type spin default 1500 min 800 max 2800',
+      'option name Skill Level type spin default 20 min 0 max 20',
       'option name SearchDriver type combo default pvs var pvs var mtdf',
       'option name UseNNUE type check default false',
       'option name EvalFile type string default <built-in>',
@@ -105,6 +108,29 @@ describe('handshake and options', () => {
     const lines = await e.collectUntil(BESTMOVE);
     expect(lines.some((l) => / multipv 2 /.test(l))).toBe(true);
   }, 20000);
+
+  it('UCI_LimitStrength with UCI_Elo, or Skill Level, limit the search and print only the lines asked for', async () => {
+    for (const settings of [
+      ['setoption name UCI_LimitStrength value true', 'setoption name UCI_Elo value 900'],
+      ['setoption name Skill Level value 3'],
+      // UCI_LimitStrength wins over Skill Level.
+      ['setoption name Skill Level value 20', 'setoption name UCI_LimitStrength value true', 'setoption name UCI_Elo value 1000'],
+    ]) {
+      const e = await engine();
+      for (const line of settings) e.send(line);
+      e.send('position startpos moves e2e4');
+      e.send('go movetime 5000');
+      const lines = await e.collectUntil(BESTMOVE);
+      expect(lines.filter((l) => l.startsWith('info string'))).toEqual([]);
+      const infos = lines.filter((l) => l.startsWith('info depth'));
+      expect(infos.every((l) => / multipv 1 /.test(l))).toBe(true);
+      const nodes = Number(/ nodes (\d+)/.exec(infos[infos.length - 1])![1]);
+      expect(nodes).toBeLessThanOrEqual(4000);
+      const best = parseBestmove(lines[lines.length - 1]).best;
+      expect(best).toMatch(UCI_MOVE);
+      expect(/ pv (\S+)/.exec(infos[infos.length - 1])![1]).toBe(best);
+    }
+  }, 30000);
 });
 
 describe('the network options', () => {

@@ -1,0 +1,109 @@
+// `kestrel analyse`: every move of every game of a PGN file searched, the
+// games written back annotated (evaluations, ?!/?/??, better lines,
+// accuracy), and an evaluation graph per game as SVG.
+
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { analyseGame } from '../analyse/analyse.js';
+import { annotatedPgn, playerSummary } from '../analyse/annotate.js';
+import { type ReplayedGame, replayGame, splitGames } from '../analyse/games.js';
+import { evaluationGraph, graphFileName } from '../analyse/graph.js';
+import { Progress } from '../analyse/progress.js';
+import { EngineClient } from '../uci/engine-client.js';
+import { engineVersion } from '../uci/version.js';
+
+/** The time a move is searched when neither --movetime nor --depth is given. */
+const DEFAULT_MOVETIME_MS = 500;
+
+interface AnalyseOptions {
+  movetime?: string;
+  depth?: string;
+  out?: string;
+  svg?: string;
+  threads: string;
+  hash: string;
+}
+
+function integer(program: Command, name: string, text: string, min: number, max: number): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < min || n > max) program.error(`error: ${name} must be an integer from ${min} to ${max}, got '${text}'`);
+  return n;
+}
+
+export function registerAnalyseCommands(program: Command): void {
+  program
+    .command('analyse')
+    .alias('analyze')
+    .argument('<pgn>', 'a PGN file of one or more games')
+    .description(
+      'search every move of every game; write the games annotated (evaluations, ?!/?/??, better lines, accuracy) and an evaluation graph per game',
+    )
+    .option('--movetime <ms>', `search each position this long (default ${DEFAULT_MOVETIME_MS})`)
+    .option('--depth <n>', 'search each position to this depth instead')
+    .option('--out <file>', 'write the annotated games here (default: standard output)')
+    .option('--svg <dir>', 'write an evaluation graph (SVG) per game into this folder')
+    .option('--threads <n>', 'search threads', '1')
+    .option('--hash <mb>', 'transposition table size', '64')
+    .action(async (path: string, opts: AnalyseOptions) => {
+      if (opts.movetime !== undefined && opts.depth !== undefined) program.error('error: give --movetime or --depth, not both');
+      const movetime = opts.movetime === undefined ? undefined : integer(program, '--movetime', opts.movetime, 1, 3_600_000);
+      const depth = opts.depth === undefined ? undefined : integer(program, '--depth', opts.depth, 1, 60);
+      const threads = integer(program, '--threads', opts.threads, 1, 64);
+      const hashMb = integer(program, '--hash', opts.hash, 1, 4096);
+      let text: string;
+      try {
+        text = readFileSync(path, 'utf8');
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        program.error(
+          `error: cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : String(e)}`,
+        );
+      }
+      const games: ReplayedGame[] = [];
+      let problems = 0;
+      for (const source of splitGames(text!)) {
+        const replayed = replayGame(source);
+        if ('message' in replayed) {
+          problems++;
+          process.stderr.write(`${path}: game ${replayed.number}, line ${replayed.line}: ${replayed.message}; game skipped\n`);
+        } else games.push(replayed);
+      }
+      if (games.length === 0) program.error(`error: no game in ${path} can be analysed`);
+      if (opts.svg !== undefined) mkdirSync(opts.svg, { recursive: true });
+      if (opts.out !== undefined) writeFileSync(opts.out, '');
+
+      const limits = depth !== undefined ? { depth } : { movetime: movetime ?? DEFAULT_MOVETIME_MS };
+      const annotator = `Kestrel ${engineVersion()}, ${depth !== undefined ? `depth ${depth}` : `${limits.movetime} ms`} a move`;
+      const total = games.reduce((sum, g) => sum + g.uci.length + 1, 0);
+      const progress = new Progress(process.stderr, games.length, total, depth !== undefined ? null : (limits.movetime ?? null));
+      const engine = new EngineClient({ hashMb, threads });
+      let finished = 0;
+      try {
+        for (const [i, game] of games.entries()) {
+          const positions = game.uci.length + 1;
+          const analysis = await analyseGame(engine, game, limits, (done) => progress.update(i + 1, done, positions, finished));
+          finished += positions;
+          const pgn = annotatedPgn(analysis, annotator);
+          if (opts.out !== undefined) appendFileSync(opts.out, `${i > 0 ? '\n' : ''}${pgn}`);
+          else process.stdout.write(`${i > 0 ? '\n' : ''}${pgn}`);
+          const tags = game.source.game.tags;
+          let graph = '';
+          if (opts.svg !== undefined) {
+            const file = join(opts.svg, graphFileName(game.source.number, tags.White ?? '', tags.Black ?? ''));
+            writeFileSync(file, evaluationGraph(analysis));
+            graph = `; graph ${file}`;
+          }
+          progress.gameDone(
+            `game ${game.source.number}: ${tags.White ?? '?'} - ${tags.Black ?? '?'} ${game.source.game.result}: ` +
+              `White ${playerSummary(analysis, 'white')}; Black ${playerSummary(analysis, 'black')}${graph}`,
+          );
+        }
+      } finally {
+        progress.finish();
+        engine.close();
+      }
+      if (problems > 0) process.stderr.write(`${problems} game${problems === 1 ? '' : 's'} of ${path} could not be read (see above)\n`);
+      process.exitCode = problems > 0 ? 1 : 0;
+    });
+}

@@ -1,0 +1,241 @@
+// Playing strength for people: Skill Level 0-20 and UCI_Elo, as a weaker
+// player rather than a random one. A limited search (a node budget that grows
+// with the level) looks at the few best moves (MultiPV), and one of them is
+// chosen with probabilities that fall with its score's distance from the best:
+// weight exp(-loss / temperature), moves losing more than `margin` left out.
+// Low levels see less and wander further; none hangs its queen to a capture
+// the search sees. The choice is reproducible: it depends only on the seed.
+//
+// The full-strength search is untouched: with no StrengthLimit nothing here
+// runs. Every number lives in STRENGTH_LEVELS; to recalibrate, measure each
+// level's Elo (docs/levels.md) and write it in the `elo` column, which is all
+// that UCI_Elo reads (it interpolates between the rows).
+
+import type { Position } from '../board/position.js';
+import type { SearchControl } from './control.js';
+import { type GoParams, NO_REPORT, type SearchLine, type SearchOptions, type SearchReport } from './limits.js';
+import { MATE_BOUND, type SearchResult, type Searcher } from './search.js';
+import type { ThreadRole } from './threads.js';
+
+export interface LevelRow {
+  /** Skill Level (the row's index). */
+  skill: number;
+  /** The Elo the row plays at: a first guess until measured (docs/levels.md). */
+  elo: number;
+  /** No new iteration starts after this many nodes; the hard limit is HARD_NODES_FACTOR times this. */
+  nodes: number;
+  /** How many of the best moves are candidates. */
+  multiPv: number;
+  /** Centipawns: a move this much worse than the best is chosen e^-1 times as often. */
+  temperature: number;
+  /** Centipawns: moves worse than the best by more than this are never chosen. */
+  margin: number;
+}
+
+/**
+ * The levels, weakest first. Skill Level n is row n; Skill Level 20 is full
+ * strength (no row). The elo column is a first guess (about 95 Elo a level,
+ * level 0 at 800) until the calibration of docs/levels.md replaces it; the
+ * other columns grow (nodes) or shrink (temperature, margin) geometrically.
+ */
+export const STRENGTH_LEVELS: readonly LevelRow[] = [
+  { skill: 0, elo: 800, nodes: 50, multiPv: 5, temperature: 180, margin: 400 },
+  { skill: 1, elo: 895, nodes: 75, multiPv: 5, temperature: 150, margin: 340 },
+  { skill: 2, elo: 990, nodes: 115, multiPv: 5, temperature: 125, margin: 290 },
+  { skill: 3, elo: 1085, nodes: 175, multiPv: 5, temperature: 100, margin: 250 },
+  { skill: 4, elo: 1180, nodes: 270, multiPv: 5, temperature: 85, margin: 215 },
+  { skill: 5, elo: 1275, nodes: 400, multiPv: 4, temperature: 70, margin: 180 },
+  { skill: 6, elo: 1370, nodes: 600, multiPv: 4, temperature: 58, margin: 155 },
+  { skill: 7, elo: 1465, nodes: 950, multiPv: 4, temperature: 48, margin: 130 },
+  { skill: 8, elo: 1560, nodes: 1400, multiPv: 4, temperature: 40, margin: 115 },
+  { skill: 9, elo: 1655, nodes: 2200, multiPv: 4, temperature: 33, margin: 95 },
+  { skill: 10, elo: 1750, nodes: 3300, multiPv: 4, temperature: 27, margin: 85 },
+  { skill: 11, elo: 1845, nodes: 5000, multiPv: 4, temperature: 22, margin: 70 },
+  { skill: 12, elo: 1940, nodes: 7600, multiPv: 4, temperature: 19, margin: 60 },
+  { skill: 13, elo: 2035, nodes: 11500, multiPv: 4, temperature: 15, margin: 52 },
+  { skill: 14, elo: 2130, nodes: 17500, multiPv: 4, temperature: 13, margin: 44 },
+  { skill: 15, elo: 2225, nodes: 27000, multiPv: 3, temperature: 11, margin: 38 },
+  { skill: 16, elo: 2320, nodes: 40000, multiPv: 3, temperature: 9, margin: 32 },
+  { skill: 17, elo: 2415, nodes: 62000, multiPv: 3, temperature: 7, margin: 27 },
+  { skill: 18, elo: 2510, nodes: 94000, multiPv: 2, temperature: 6, margin: 23 },
+  { skill: 19, elo: 2605, nodes: 140000, multiPv: 2, temperature: 5, margin: 20 },
+];
+
+/** Skill Level of full strength (no limit), as in Stockfish. */
+export const FULL_SKILL = STRENGTH_LEVELS.length;
+/** The Elo full strength is taken to be (a guess; docs/levels.md); UCI_Elo at or above it plays at full strength. */
+export const FULL_STRENGTH_ELO = 2700;
+/** UCI_Elo's range: from beginners to beyond Kestrel itself. */
+export const MIN_ELO = 800;
+export const MAX_ELO = 2800;
+/** The hard node limit, as a multiple of a level's budget: the first iteration always completes, a runaway one is cut. */
+export const HARD_NODES_FACTOR = 4;
+/** The hard limit is never below this: enough for a depth-1 search of every line in any position. */
+export const MIN_HARD_NODES = 4000;
+
+/** A level as the search applies it (a row, or a blend of two for UCI_Elo). */
+export interface StrengthLimit {
+  /** The Elo it stands for, and how to name it ("level 7", "Elo 1500"). */
+  elo: number;
+  label: string;
+  nodes: number;
+  multiPv: number;
+  temperature: number;
+  margin: number;
+  /** Seeds the choice of move (any 32-bit integer). */
+  seed: number;
+}
+
+/** Skill Level `skill` (0..20, clamped); null at full strength. */
+export function limitForSkill(skill: number, seed = 0): StrengthLimit | null {
+  const s = Math.max(0, Math.min(FULL_SKILL, Math.round(skill)));
+  if (s >= FULL_SKILL) return null;
+  const row = STRENGTH_LEVELS[s];
+  return {
+    elo: row.elo,
+    label: `level ${s}`,
+    nodes: row.nodes,
+    multiPv: row.multiPv,
+    temperature: row.temperature,
+    margin: row.margin,
+    seed,
+  };
+}
+
+/**
+ * UCI_Elo `elo` (clamped to MIN_ELO..MAX_ELO): between two rows, the node
+ * budget is interpolated geometrically and the temperature and margin
+ * linearly; below the first row, the first row; null at full strength.
+ */
+export function limitForElo(elo: number, seed = 0): StrengthLimit | null {
+  const e = Math.max(MIN_ELO, Math.min(MAX_ELO, Math.round(elo)));
+  if (e >= FULL_STRENGTH_ELO) return null;
+  const rows = STRENGTH_LEVELS;
+  let i = 0;
+  while (i + 1 < rows.length && rows[i + 1].elo <= e) i++;
+  const a = rows[i];
+  const b = rows[Math.min(i + 1, rows.length - 1)];
+  const t = b.elo > a.elo ? Math.max(0, Math.min(1, (e - a.elo) / (b.elo - a.elo))) : 0;
+  const lerp = (x: number, y: number): number => x + (y - x) * t;
+  return {
+    elo: e,
+    label: `Elo ${e}`,
+    nodes: Math.round(Math.exp(lerp(Math.log(a.nodes), Math.log(b.nodes)))),
+    multiPv: a.multiPv,
+    temperature: Math.round(lerp(a.temperature, b.temperature)),
+    margin: Math.round(lerp(a.margin, b.margin)),
+    seed,
+  };
+}
+
+/** The Skill Level whose Elo is nearest `elo` (for messages). */
+export function nearestSkill(elo: number): number {
+  if (elo >= FULL_STRENGTH_ELO) return FULL_SKILL;
+  let best = 0;
+  for (const row of STRENGTH_LEVELS) if (Math.abs(row.elo - elo) < Math.abs(STRENGTH_LEVELS[best].elo - elo)) best = row.skill;
+  return best;
+}
+
+/** The UCI options' rule (as Stockfish's): UCI_LimitStrength with UCI_Elo wins over Skill Level. */
+export function limitFromOptions(limitStrength: boolean, elo: number, skill: number, seed = 0): StrengthLimit | null {
+  return limitStrength ? limitForElo(elo, seed) : limitForSkill(skill, seed);
+}
+
+/** A seeded generator of numbers in [0, 1) (mulberry32): the same seed, the same sequence. */
+export function seededRandom(seed: number): () => number {
+  let s = seed | 0;
+  return () => {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A candidate move: its score (side to move's view) and its line. */
+export interface Candidate {
+  score: number;
+  pv: readonly number[];
+}
+
+/**
+ * The index of the candidate to play (candidates sorted best first): a
+ * forced mate found is always played; otherwise each move within `margin` of
+ * the best is drawn with weight exp(-(best - score) / temperature).
+ */
+export function chooseCandidate(
+  candidates: readonly Candidate[],
+  limit: Pick<StrengthLimit, 'temperature' | 'margin'>,
+  random: () => number,
+): number {
+  if (candidates.length <= 1) return 0;
+  const best = candidates[0].score;
+  if (best >= MATE_BOUND) return 0;
+  const weights: number[] = [];
+  let total = 0;
+  for (const c of candidates) {
+    const loss = best - c.score;
+    const w = loss > limit.margin || c.pv.length === 0 ? 0 : Math.exp(-loss / Math.max(1, limit.temperature));
+    weights.push(w);
+    total += w;
+  }
+  let r = random() * total;
+  for (let i = 0; i < weights.length; i++) {
+    r -= weights[i];
+    if (r < 0 && weights[i] > 0) return i;
+  }
+  return 0;
+}
+
+/**
+ * A search at a limited strength: the level's node budget (a tighter `go
+ * nodes` or clock still applies), its MultiPV, and a chosen move among the
+ * last complete iteration's lines. Reports pass through, lines beyond the
+ * caller's MultiPV left out; when the move chosen is not the best, a last
+ * line with the move chosen (multipv 1) is reported, so that the final line
+ * agrees with the move played.
+ */
+export function limitedSearch(
+  searcher: Searcher,
+  pos: Position,
+  params: GoParams,
+  options: SearchOptions,
+  control: SearchControl,
+  limit: StrengthLimit,
+  report: SearchReport = NO_REPORT,
+  role?: ThreadRole,
+): SearchResult {
+  const hard = Math.max(MIN_HARD_NODES, limit.nodes * HARD_NODES_FACTOR);
+  const limited: GoParams = {
+    ...params,
+    nodes: params.nodes !== undefined && params.nodes > 0 ? Math.min(params.nodes, hard) : hard,
+    softNodes: params.softNodes !== undefined ? Math.min(params.softNodes, limit.nodes) : limit.nodes,
+  };
+  const multiPv = Math.max(options.multiPv, limit.multiPv);
+  // The lines of the last complete iteration: a batch starts at multipv 1 (the
+  // search reports an iteration's lines in order); a batch counts once it is
+  // as long as the longest seen (fewer legal moves than lines: shorter ones).
+  let lines: SearchLine[] = [];
+  let batch: SearchLine[] = [];
+  let longest = 0;
+  const relay: SearchReport = (event) => {
+    if (event.type === 'line' && event.bound === 'exact') {
+      if (event.multipv === 1) batch = [];
+      batch.push(event);
+      if (batch.length >= longest) {
+        longest = batch.length;
+        lines = batch;
+      }
+    }
+    if (event.type !== 'line' || event.multipv <= options.multiPv) report(event);
+  };
+  const result = searcher.go(pos, limited, { ...options, multiPv }, control, relay, role);
+  const complete = lines.filter((line) => line.pv.length > 0);
+  if (complete.length === 0 || result.move === 0) return result;
+  const index = chooseCandidate(complete, limit, seededRandom(limit.seed));
+  const chosen = complete[index];
+  // The best line stands for the search's own move (a deeper, unfinished iteration may have improved on it).
+  if (index === 0 || chosen.pv[0] === result.move) return result;
+  report({ ...chosen, multipv: 1 });
+  return { move: chosen.pv[0], ponder: chosen.pv.length > 1 ? chosen.pv[1] : 0, score: chosen.score };
+}
