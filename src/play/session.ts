@@ -18,8 +18,8 @@ import { type Interface, createInterface } from 'node:readline';
 import { parseUciMove } from '../board/notation.js';
 import { cannotMateBy } from '../board/rules.js';
 import { BLACK, WHITE } from '../board/types.js';
-import { shippedBookPath } from '../book/paths.js';
 import { OpeningBook } from '../book/reader.js';
+import { platform } from '../platform/index.js';
 import { HARD_NODES_FACTOR, seededRandom } from '../search/strength.js';
 import { EngineClient, type SearchHandle, type SearchOutcome } from '../uci/engine-client.js';
 import type { InfoLine, UciScore } from '../uci/info.js';
@@ -133,7 +133,8 @@ export class PlaySession {
     this.flipped = settings.players[WHITE] === 'engine' && settings.players[BLACK] === 'human';
     if (settings.book) {
       try {
-        this.book = OpeningBook.open(shippedBookPath());
+        const shipped = platform.shippedBook();
+        this.book = shipped.embedded ? OpeningBook.fromBytes(shipped.bytes(), shipped.name) : OpeningBook.open(shipped.name);
       } catch {
         this.book = null; // no book: the engine searches from the first move
       }
