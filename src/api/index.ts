@@ -29,4 +29,4 @@ export type {
 } from './types.js';
 
 /** The start position's FEN. */
-export const START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+export { START_FEN } from '../board/position.js';
