@@ -18,6 +18,8 @@ import { WasmKernel, wasmKernelFits } from './wasm.js';
 const RING = 256;
 /** Replaying more moves than this costs more than computing the accumulators afresh. */
 const MAX_REPLAY = 12;
+/** The evaluation is clamped to ±this, far from the search's mate scores (30000 less the plies). */
+const MAX_EVAL = 20000;
 
 /** The integer work of the network over one Int16 array of accumulator slots. */
 export interface Kernel {
@@ -144,7 +146,9 @@ export class NnueEvaluator {
       for (let c = 0; c < 16; c++) pieces += pos.pieceCount[c];
       bucket = outputBucket(pieces, this.net.buckets);
     }
-    return pos.side === 0 ? this.kernel.output(white, black, bucket) : this.kernel.output(black, white, bucket);
+    const v = pos.side === 0 ? this.kernel.output(white, black, bucket) : this.kernel.output(black, white, bucket);
+    // Far from the search's mate scores whatever the weights.
+    return v > MAX_EVAL ? MAX_EVAL : v < -MAX_EVAL ? -MAX_EVAL : v;
   }
 
   /** Both accumulators of the current position, from its pieces. */
