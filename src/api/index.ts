@@ -2,6 +2,8 @@
 // books, and synchronous helpers on the engine's rules code. The same API in
 // Node.js and in a browser; see docs/api.md.
 
+import { START_FEN as BOARD_START_FEN } from '../board/position.js';
+
 export { type BookMove, Book, bookMoves } from './book.js';
 export { Engine, type Search } from './engine.js';
 export {
@@ -28,5 +30,5 @@ export type {
   Wdl,
 } from './types.js';
 
-/** The start position's FEN. */
-export { START_FEN } from '../board/position.js';
+/** The start position's FEN (the board's, as a value of this module: the published types stay within src/api). */
+export const START_FEN: string = BOARD_START_FEN;
