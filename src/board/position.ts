@@ -138,16 +138,13 @@ export class Position {
   readonly stackMg = new Int32Array(STACK_SIZE);
   readonly stackEg = new Int32Array(STACK_SIZE);
   readonly stackPhase = new Int32Array(STACK_SIZE);
+  /** The piece that moved from each ply (0 for a null move): with stackMove and stackCaptured, what moveChanges() reads. */
+  readonly stackPiece = new Uint8Array(STACK_SIZE);
   /**
-   * What each move changed on the board, for evaluations kept incrementally
-   * (the NNUE accumulators): the move from ply p made changeCount[p] (up to
-   * 4) changes, changes[p * 4 + k] = piece << 7 | square << 1 | (1 if the
-   * piece arrived, 0 if it left). stamp[p] names the position at ply p: a
-   * number no other position of this thread had, so a cache keyed by it is
+   * stamp[p] names the position at ply p: a number no other position of
+   * this thread had, so that a cache keyed by it (the NNUE accumulators) is
    * never stale.
    */
-  readonly changes = new Int32Array(STACK_SIZE * 4);
-  readonly changeCount = new Uint8Array(STACK_SIZE);
   readonly stamp = new Int32Array(STACK_SIZE + 1);
   /** Whether the side to move is in check at each ply: 1 yes, 0 no, -1 not computed yet. */
   private readonly checkAtPly = new Int8Array(STACK_SIZE + 1).fill(-1);
@@ -324,14 +321,8 @@ export class Position {
     this.stackPhase[ply] = this.phase;
     this.ply = ply + 1;
     this.checkAtPly[ply + 1] = -1;
-    this.changeCount[ply] = 0;
     this.stamp[ply + 1] = ++lastStamp;
     return ply;
-  }
-
-  /** Records a change of the move from `ply` (see changes). */
-  private logChange(ply: number, piece: number, sq: number, arrived: number): void {
-    this.changes[ply * 4 + this.changeCount[ply]++] = (piece << 7) | (sq << 1) | arrived;
   }
 
   /** Plays a legal move (from the move generator). */
@@ -343,6 +334,7 @@ export class Position {
     const to = moveTo(move);
     const kind = moveKind(move);
     const piece = this.board[from];
+    this.stackPiece[ply] = piece;
 
     if (this.ep >= 0) {
       this.keyLo ^= ZOBRIST_EP_FILE[(this.ep & 7) * 2];
@@ -363,20 +355,14 @@ export class Position {
       this.addPiece(king, this.castleKingTo[r]);
       this.addPiece(rook, this.castleRookTo[r]);
       this.kingSq[us] = this.castleKingTo[r];
-      this.logChange(ply, king, from, 0);
-      this.logChange(ply, rook, to, 0);
-      this.logChange(ply, king, this.castleKingTo[r], 1);
-      this.logChange(ply, rook, this.castleRookTo[r], 1);
     } else {
       let captured = this.board[to];
       if (kind === EN_PASSANT) {
         const capSq = to ^ 8;
         captured = this.board[capSq];
         this.removePiece(capSq);
-        this.logChange(ply, captured, capSq, 0);
       } else if (captured !== 0) {
         this.removePiece(to);
-        this.logChange(ply, captured, to, 0);
       }
       this.stackCaptured[ply] = captured;
       if (captured !== 0 || (piece & 7) === PAWN) this.halfmove = 0;
@@ -384,8 +370,6 @@ export class Position {
       this.removePiece(from);
       const arrived = kind >= 4 ? makePiece(us, promotionType(move)) : piece;
       this.addPiece(arrived, to);
-      this.logChange(ply, piece, from, 0);
-      this.logChange(ply, arrived, to, 1);
       if ((piece & 7) === KING) this.kingSq[us] = to;
 
       if (kind === DOUBLE_PUSH) {
@@ -453,9 +437,43 @@ export class Position {
     this.phase = this.stackPhase[ply];
   }
 
+  /**
+   * What the move from ply q (already made) changed on the board, for
+   * evaluations kept incrementally (the NNUE accumulators): writes up to 4
+   * codes piece << 7 | square << 1 | (1 if the piece arrived, 0 if it left)
+   * into out and returns how many. A null move changes nothing.
+   */
+  moveChanges(q: number, out: Int32Array): number {
+    const piece = this.stackPiece[q];
+    if (piece === 0) return 0;
+    const move = this.stackMove[q];
+    const from = moveFrom(move);
+    const to = moveTo(move);
+    const kind = moveKind(move);
+    const us = piece >> 3;
+    if (kind === CASTLE) {
+      // `to` is the rook's square; king and rook land on their fixed files.
+      const r = us * 2 + (to > from ? 0 : 1);
+      const rook = makePiece(us, ROOK);
+      out[0] = (piece << 7) | (from << 1);
+      out[1] = (rook << 7) | (to << 1);
+      out[2] = (piece << 7) | (this.castleKingTo[r] << 1) | 1;
+      out[3] = (rook << 7) | (this.castleRookTo[r] << 1) | 1;
+      return 4;
+    }
+    const arrived = kind >= 4 ? makePiece(us, promotionType(move)) : piece;
+    out[0] = (piece << 7) | (from << 1);
+    out[1] = (arrived << 7) | (to << 1) | 1;
+    const captured = this.stackCaptured[q];
+    if (captured === 0) return 2;
+    out[2] = (captured << 7) | ((kind === EN_PASSANT ? to ^ 8 : to) << 1);
+    return 3;
+  }
+
   /** Passes the move (for null-move pruning); the side to move must not be in check. */
   makeNullMove(): void {
     const ply = this.pushState(0);
+    this.stackPiece[ply] = 0;
     this.stackCaptured[ply] = 0;
     if (this.ep >= 0) {
       this.keyLo ^= ZOBRIST_EP_FILE[(this.ep & 7) * 2];

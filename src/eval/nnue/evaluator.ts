@@ -3,7 +3,7 @@
 // (White's and Black's perspective) in a ring; a slot is valid for the
 // position whose stamp (Position.stamp) it carries. To evaluate, the
 // evaluator walks back to the nearest ply with a valid slot and replays the
-// moves' changes (Position.changes) forward: two or three weight rows added
+// moves' changes (Position.moveChanges) forward: two or three weight rows added
 // or subtracted per perspective and move. Moves that are never evaluated
 // below cost nothing. No allocation per call.
 //
@@ -107,6 +107,7 @@ export class NnueEvaluator {
   private readonly adds = new Int32Array(4);
   private readonly subs = new Int32Array(4);
   private readonly rows = new Int32Array(32);
+  private readonly changes = new Int32Array(4);
 
   constructor(
     readonly net: Network,
@@ -171,12 +172,12 @@ export class NnueEvaluator {
     const h = this.hidden;
     const src = (q & (RING - 1)) * 2 * h;
     const dst = ((q + 1) & (RING - 1)) * 2 * h;
-    const n = pos.changeCount[q];
+    const n = pos.moveChanges(q, this.changes);
     for (let side = 0; side < 2; side++) {
       let nAdds = 0;
       let nSubs = 0;
       for (let k = 0; k < n; k++) {
-        const c = pos.changes[q * 4 + k];
+        const c = this.changes[k];
         const row = inputIndex(side, c >> 7, (c >> 1) & 63) * h;
         if ((c & 1) !== 0) this.adds[nAdds++] = row;
         else this.subs[nSubs++] = row;
