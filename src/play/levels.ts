@@ -1,4 +1,4 @@
-// A level as a person gives it: a Skill Level (0-20) or an Elo (800-2800),
+// A level as a person gives it: a Skill Level (0-20) or an Elo (700-2250),
 // and what it means in words.
 
 import {

@@ -20,7 +20,7 @@ import type { ThreadRole } from './threads.js';
 export interface LevelRow {
   /** Skill Level (the row's index). */
   skill: number;
-  /** The Elo the row plays at: a first guess until measured (docs/levels.md). */
+  /** The Elo the row plays at, on Stockfish 15.1's UCI_Elo scale at 10+0.1 (docs/levels.md). */
   elo: number;
   /** No new iteration starts after this many nodes; the hard limit is HARD_NODES_FACTOR times this. */
   nodes: number;
@@ -34,40 +34,40 @@ export interface LevelRow {
 
 /**
  * The levels, weakest first. Skill Level n is row n; Skill Level 20 is full
- * strength (no row). The elo column is a first guess (about 95 Elo a level,
- * level 0 at 800) until the calibration of docs/levels.md replaces it; the
- * other columns grow (nodes) or shrink (temperature, margin) geometrically.
+ * strength (no row). The elo column places the rows on Stockfish 15.1's
+ * UCI_Elo scale at 10+0.1, measured by games (docs/levels.md); the other
+ * columns grow (nodes) or shrink (temperature, margin) geometrically.
  */
 export const STRENGTH_LEVELS: readonly LevelRow[] = [
-  { skill: 0, elo: 800, nodes: 50, multiPv: 5, temperature: 180, margin: 400 },
-  { skill: 1, elo: 895, nodes: 75, multiPv: 5, temperature: 150, margin: 340 },
-  { skill: 2, elo: 990, nodes: 115, multiPv: 5, temperature: 125, margin: 290 },
-  { skill: 3, elo: 1085, nodes: 175, multiPv: 5, temperature: 100, margin: 250 },
-  { skill: 4, elo: 1180, nodes: 270, multiPv: 5, temperature: 85, margin: 215 },
-  { skill: 5, elo: 1275, nodes: 400, multiPv: 4, temperature: 70, margin: 180 },
-  { skill: 6, elo: 1370, nodes: 600, multiPv: 4, temperature: 58, margin: 155 },
-  { skill: 7, elo: 1465, nodes: 950, multiPv: 4, temperature: 48, margin: 130 },
-  { skill: 8, elo: 1560, nodes: 1400, multiPv: 4, temperature: 40, margin: 115 },
-  { skill: 9, elo: 1655, nodes: 2200, multiPv: 4, temperature: 33, margin: 95 },
-  { skill: 10, elo: 1750, nodes: 3300, multiPv: 4, temperature: 27, margin: 85 },
-  { skill: 11, elo: 1845, nodes: 5000, multiPv: 4, temperature: 22, margin: 70 },
-  { skill: 12, elo: 1940, nodes: 7600, multiPv: 4, temperature: 19, margin: 60 },
-  { skill: 13, elo: 2035, nodes: 11500, multiPv: 4, temperature: 15, margin: 52 },
-  { skill: 14, elo: 2130, nodes: 17500, multiPv: 4, temperature: 13, margin: 44 },
-  { skill: 15, elo: 2225, nodes: 27000, multiPv: 3, temperature: 11, margin: 38 },
-  { skill: 16, elo: 2320, nodes: 40000, multiPv: 3, temperature: 9, margin: 32 },
-  { skill: 17, elo: 2415, nodes: 62000, multiPv: 3, temperature: 7, margin: 27 },
-  { skill: 18, elo: 2510, nodes: 94000, multiPv: 2, temperature: 6, margin: 23 },
-  { skill: 19, elo: 2605, nodes: 140000, multiPv: 2, temperature: 5, margin: 20 },
+  { skill: 0, elo: 700, nodes: 50, multiPv: 5, temperature: 180, margin: 400 },
+  { skill: 1, elo: 730, nodes: 75, multiPv: 5, temperature: 150, margin: 340 },
+  { skill: 2, elo: 765, nodes: 115, multiPv: 5, temperature: 125, margin: 290 },
+  { skill: 3, elo: 795, nodes: 175, multiPv: 5, temperature: 100, margin: 250 },
+  { skill: 4, elo: 880, nodes: 270, multiPv: 5, temperature: 85, margin: 215 },
+  { skill: 5, elo: 1015, nodes: 400, multiPv: 4, temperature: 70, margin: 180 },
+  { skill: 6, elo: 1145, nodes: 600, multiPv: 4, temperature: 58, margin: 155 },
+  { skill: 7, elo: 1280, nodes: 950, multiPv: 4, temperature: 48, margin: 130 },
+  { skill: 8, elo: 1395, nodes: 1400, multiPv: 4, temperature: 40, margin: 115 },
+  { skill: 9, elo: 1490, nodes: 2200, multiPv: 4, temperature: 33, margin: 95 },
+  { skill: 10, elo: 1580, nodes: 3300, multiPv: 4, temperature: 27, margin: 85 },
+  { skill: 11, elo: 1670, nodes: 5000, multiPv: 4, temperature: 22, margin: 70 },
+  { skill: 12, elo: 1760, nodes: 7600, multiPv: 4, temperature: 19, margin: 60 },
+  { skill: 13, elo: 1830, nodes: 11500, multiPv: 4, temperature: 15, margin: 52 },
+  { skill: 14, elo: 1875, nodes: 17500, multiPv: 4, temperature: 13, margin: 44 },
+  { skill: 15, elo: 1915, nodes: 27000, multiPv: 3, temperature: 11, margin: 38 },
+  { skill: 16, elo: 1960, nodes: 40000, multiPv: 3, temperature: 9, margin: 32 },
+  { skill: 17, elo: 2005, nodes: 62000, multiPv: 3, temperature: 7, margin: 27 },
+  { skill: 18, elo: 2050, nodes: 94000, multiPv: 2, temperature: 6, margin: 23 },
+  { skill: 19, elo: 2090, nodes: 140000, multiPv: 2, temperature: 5, margin: 20 },
 ];
 
 /** Skill Level of full strength (no limit), as in Stockfish. */
 export const FULL_SKILL = STRENGTH_LEVELS.length;
-/** The Elo full strength is taken to be (a guess; docs/levels.md); UCI_Elo at or above it plays at full strength. */
-export const FULL_STRENGTH_ELO = 2700;
-/** UCI_Elo's range: from beginners to beyond Kestrel itself. */
-export const MIN_ELO = 800;
-export const MAX_ELO = 2800;
+/** Full strength on the same scale (at 10+0.1; docs/levels.md); UCI_Elo at or above it plays at full strength. */
+export const FULL_STRENGTH_ELO = 2250;
+/** UCI_Elo's range: from beginners to Kestrel's full strength. */
+export const MIN_ELO = 700;
+export const MAX_ELO = FULL_STRENGTH_ELO;
 /** The hard node limit, as a multiple of a level's budget: the first iteration always completes, a runaway one is cut. */
 export const HARD_NODES_FACTOR = 4;
 /** The hard limit is never below this: enough for a depth-1 search of every line in any position. */

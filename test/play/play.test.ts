@@ -33,7 +33,7 @@ describe('kestrel play with piped input', () => {
     );
     expect(r.status).toBe(0);
     expect(r.stdout).not.toContain(ESCAPE);
-    expect(r.stdout).toContain('Kestrel 0.1.0: you play White; Kestrel plays at level 3 (about 1085 Elo). Seed 7.');
+    expect(r.stdout).toContain('Kestrel 0.1.0: you play White; Kestrel plays at level 3 (about 795 Elo). Seed 7.');
     expect(r.stdout).toContain('Kg7 is not legal: your king would be in check on g7. Try: ');
     expect(r.stdout).toContain('Took back Kg6 Kg8.');
     expect(r.stdout).toMatch(/Hint: 1\. \S+ \(/);
@@ -81,13 +81,13 @@ describe('kestrel play with piped input', () => {
   it('resign, new game, level, and a draw offer declined early', () => {
     const r = play(['--seed', '1', '--level', '1200'], ['e4', 'draw', 'resign', 'pgn', 'new', 'level 25', 'level 4', 'quit'].join('\n'));
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('Kestrel plays at Elo 1200 (between levels 4 and 5)');
+    expect(r.stdout).toContain('Kestrel plays at Elo 1200 (between levels 6 and 7)');
     expect(r.stdout).toContain('Kestrel declines: it is early in the game');
     expect(r.stdout).toContain('White resigns: Black wins. (0-1)');
     expect(r.stdout).toMatch(/\[Result "0-1"\][\s\S]*1\. e4 \S+ \{White resigns: Black wins\.\} 0-1/);
     expect(r.stdout).toContain('A new game.');
     expect(r.stdout).toMatch(/level: give a Skill Level from 0 to 20/);
-    expect(r.stdout).toContain('Kestrel now plays at level 4 (about 1180 Elo).');
+    expect(r.stdout).toContain('Kestrel now plays at level 4 (about 880 Elo).');
   }, 30_000);
 
   it('late in the game, Kestrel accepts a draw when its evaluation is near zero, and declines when it is winning', () => {

@@ -40,7 +40,7 @@ describe('handshake and options', () => {
       'option name UCI_Chess960 type check default false',
       'option name UCI_ShowWDL type check default false',
       'option name UCI_LimitStrength type check default false',
-      'option name UCI_Elo type spin default 1500 min 800 max 2800',
+      'option name UCI_Elo type spin default 1500 min 700 max 2250',
       'option name Skill Level type spin default 20 min 0 max 20',
       'option name SearchDriver type combo default pvs var pvs var mtdf',
       'option name UseNNUE type check default false',
