@@ -9,8 +9,8 @@ import { Position } from '../../src/board/position.js';
 import { seeGE } from '../../src/board/see.js';
 import { MAX_MOVES, QUEEN, moveTo } from '../../src/board/types.js';
 import { SearchControl } from '../../src/search/control.js';
-import { DEFAULT_SEARCH_OPTIONS, type SearchEvent } from '../../src/search/limits.js';
-import { MATE, Searcher } from '../../src/search/search.js';
+import { DEFAULT_SEARCH_OPTIONS, type SearchEvent, type SearchReport } from '../../src/search/limits.js';
+import { MATE, type SearchResult, Searcher } from '../../src/search/search.js';
 import {
   FULL_SKILL,
   FULL_STRENGTH_ELO,
@@ -138,6 +138,12 @@ function hangsQueen(pos: Position, move: number): boolean {
   return hangs;
 }
 
+/** A search at Skill Level `skill` with `seed`, no other limit. */
+function searchAtSkill(searcher: Searcher, pos: Position, skill: number, seed: number, report?: SearchReport): SearchResult {
+  const params = { infinite: false, ponder: false, searchmoves: [] };
+  return limitedSearch(searcher, pos, params, DEFAULT_SEARCH_OPTIONS, new SearchControl(), limitForSkill(skill, seed)!, report);
+}
+
 describe('limited search', () => {
   it('(the test sees a hanging queen)', () => {
     const pos = new Position('rnbqkbnr/ppp2ppp/8/3pp3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3');
@@ -153,14 +159,7 @@ describe('limited search', () => {
         for (let seed = 1; seed <= 3; seed++) {
           const pos = new Position(fen);
           searcher.clear();
-          const result = limitedSearch(
-            searcher,
-            pos,
-            { infinite: false, ponder: false, searchmoves: [] },
-            DEFAULT_SEARCH_OPTIONS,
-            new SearchControl(),
-            limitForSkill(skill, seed)!,
-          );
+          const result = searchAtSkill(searcher, pos, skill, seed);
           expect(result.move).not.toBe(0);
           const uci = moveToUci(pos, result.move);
           seen.add(`${fen} ${uci}`);
@@ -177,15 +176,7 @@ describe('limited search', () => {
       const searcher = new Searcher(2);
       const pos = new Position(POSITIONS[1]);
       const events: SearchEvent[] = [];
-      const result = limitedSearch(
-        searcher,
-        pos,
-        { infinite: false, ponder: false, searchmoves: [] },
-        DEFAULT_SEARCH_OPTIONS,
-        new SearchControl(),
-        limitForSkill(2, seed)!,
-        (e) => events.push(e),
-      );
+      const result = searchAtSkill(searcher, pos, 2, seed, (e) => events.push(e));
       return { move: moveToUci(pos, result.move), events };
     };
     const moves = new Set<string>();
