@@ -77,4 +77,15 @@ describe('clearing the table', () => {
     for (const k of keys) expect(tt.probe(k, k ^ 0x5555)).toBe(false);
     expect(new Int32Array(tt.buffer, 0, (64 * 1024 * 1024) / 4).some((w) => w !== 0)).toBe(false);
   });
+
+  it('empties a bucket whose entries were replaced, and pages written again after a clear', () => {
+    const tt = new TranspositionTable(1);
+    for (let round = 0; round < 2; round++) {
+      // Eight keys of one bucket: the last three replace entries of the first five.
+      for (let k = 1; k <= 8; k++) tt.store(0x12345678, k, 0x0101, k, BOUND_EXACT, k, 0);
+      tt.clear();
+      for (let k = 1; k <= 8; k++) expect(tt.probe(0x12345678, k)).toBe(false);
+      expect(new Int32Array(tt.buffer, 0, (1024 * 1024) / 4).some((w) => w !== 0)).toBe(false);
+    }
+  });
 });
