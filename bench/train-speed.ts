@@ -61,7 +61,7 @@ const params = new Float32Array(new SharedArrayBuffer(layoutOf(shape).size * 4))
 initParams(shape, params, 1);
 const order = new Int32Array(new SharedArrayBuffer(count * 4));
 for (let i = 0; i < count; i++) order[i] = i;
-const data: LoadedData = { train: set, valid: set, games: 0, read: count, inCheck: 0, noisy: 0, bigScore: 0 };
+const data: LoadedData = { train: set, valid: set, games: 0, read: count, inCheck: 0, noisy: 0, bigScore: 0, mirrored: 0 };
 const workers = new GradientWorkers(threads, shape, loss, data, params, order);
 const grads = new Float32Array(layoutOf(shape).size);
 const us = new Float32Array(hidden);

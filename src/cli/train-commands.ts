@@ -150,11 +150,12 @@ export function registerTrainCommands(program: Command): void {
     .option('--scale <cp>', 'centipawns per unit of the output (sigmoid(score / scale))', String(t.scale))
     .option('--weight-decay <x>', 'AdamW weight decay', String(t.weightDecay))
     .option('--max-score <cp>', 'leave out positions scored further from 0', String(t.filter.maxScore))
+    .option('--mirror', 'also train on positions without castling rights mirrored left to right (files a-h swapped)')
     .option('--valid <percent>', 'percent of the games held out for validation', String(t.validPercent))
     .option('--threads <n>', 'worker threads computing gradients', String(t.threads))
     .option('--seed <n>', 'seed of the initial weights and the shuffles', String(t.seed))
     .option('--init <file.f32>', 'start from these float weights (written by an earlier train) instead of random ones')
-    .action(async (o: Record<string, string> & { data: string[] }) => {
+    .action(async (o: Record<string, string> & { data: string[]; mirror?: boolean }) => {
       const num = (name: string, text: string, min: number, max: number, intOnly = false): number => {
         const n = Number(text);
         if (!Number.isFinite(n) || n < min || n > max || (intOnly && !Number.isInteger(n))) {
@@ -177,7 +178,7 @@ export function registerTrainCommands(program: Command): void {
         wdl: num('wdl', o.wdl, 0, 1),
         scale: num('scale', o.scale, 1, 10000),
         weightDecay: num('weight-decay', o.weightDecay, 0, 1),
-        filter: { ...t.filter, maxScore: num('max-score', o.maxScore, 0, 32767) },
+        filter: { ...t.filter, maxScore: num('max-score', o.maxScore, 0, 32767), mirror: o.mirror !== undefined },
         validPercent: num('valid', o.valid, 0.01, 50),
         threads: num('threads', o.threads, 1, 64, true),
         seed: num('seed', o.seed, 0, 0xffffffff, true),

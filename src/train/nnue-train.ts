@@ -164,7 +164,8 @@ export async function train(
   const data = given ?? loadPositions(settings.data, settings.filter, settings.validPercent);
   log(
     `${data.games} games, ${data.read} positions: ${data.train.count} for training, ${data.valid.count} for validation ` +
-      `(left out: ${data.inCheck} in check, ${data.noisy} with a capture or promotion, ${data.bigScore} with |score| > ${settings.filter.maxScore}); ` +
+      `(left out: ${data.inCheck} in check, ${data.noisy} with a capture or promotion, ${data.bigScore} with |score| > ${settings.filter.maxScore}` +
+      `${settings.filter.mirror ? `; training set with ${data.mirrored} mirrored copies` : ''}); ` +
       `read in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
   if (data.train.count === 0 || data.valid.count === 0) throw new Error('not enough positions to train and validate on');

@@ -61,6 +61,7 @@ describe('kestrel train', () => {
       inCheck: 0,
       noisy: 0,
       bigScore: 0,
+      mirrored: 0,
     };
     const lines: string[] = [];
     const result = await train(

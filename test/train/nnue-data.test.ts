@@ -1,0 +1,68 @@
+// The trainer's loader: filters, and the left-right mirror augmentation.
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseUciMove } from '../../src/board/notation.js';
+import { Position } from '../../src/board/position.js';
+import { DEFAULT_FILTER, MAX_FEATURES, type PositionSet, isValidationGame, loadPositions } from '../../src/train/nnue-data.js';
+import { RESULT_DRAW, encodeGame } from '../../src/train/viriformat.js';
+
+/** A viriformat file of one game from `fen` with these quiet moves, each scored 10 cp. */
+function gameFile(fen: string, uci: string[]): string {
+  const pos = new Position(fen);
+  const moves = uci.map((u) => {
+    const m = parseUciMove(pos, u);
+    pos.makeMove(m);
+    return m;
+  });
+  const file = join(mkdtempSync(join(tmpdir(), 'kestrel-data-')), 'game.vf');
+  writeFileSync(
+    file,
+    encodeGame(
+      new Position(fen),
+      RESULT_DRAW,
+      moves,
+      uci.map(() => 10),
+      uci.length,
+    ),
+  );
+  return file;
+}
+
+function features(set: PositionSet, i: number): number[] {
+  return [...set.features.subarray(i * MAX_FEATURES, i * MAX_FEATURES + set.counts[i])].sort((a, b) => a - b);
+}
+
+describe('loadPositions', () => {
+  // Game 0 of a load goes to the training set at 1% validation.
+  it('is set up with a training game', () => expect(isValidationGame(0, 1)).toBe(false));
+
+  it('adds the mirror image of each position without castling rights, and only with --mirror', () => {
+    const file = gameFile('4k3/8/8/8/8/8/1P6/R3K3 w - - 0 1', ['b2b3', 'e8d7', 'a1a7']);
+    const plain = loadPositions([file], DEFAULT_FILTER, 1);
+    expect(plain.train.count).toBe(3);
+    expect(plain.mirrored).toBe(0);
+    const mirrored = loadPositions([file], { ...DEFAULT_FILTER, mirror: true }, 1);
+    expect(mirrored.train.count).toBe(6);
+    expect(mirrored.mirrored).toBe(3);
+    for (let i = 0; i < 3; i++) {
+      const original = features(mirrored.train, 2 * i);
+      expect(original).toEqual(features(plain.train, i));
+      // Same piece, square with its file flipped (index & 63 is the square from White's side).
+      const flipped = original.map((f) => (f & ~63) | ((f & 63) ^ 7)).sort((a, b) => a - b);
+      expect(features(mirrored.train, 2 * i + 1)).toEqual(flipped);
+      expect(mirrored.train.scores[2 * i + 1]).toBe(mirrored.train.scores[2 * i]);
+      expect(mirrored.train.sides[2 * i + 1]).toBe(mirrored.train.sides[2 * i]);
+    }
+  });
+
+  it('leaves positions with castling rights as they are', () => {
+    const file = gameFile('r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1', ['e1d1', 'e8d8', 'a1a2']);
+    // After e1d1 White has no rights, but Black keeps kq until e8d8: only the last position is rights-free.
+    const data = loadPositions([file], { ...DEFAULT_FILTER, mirror: true }, 1);
+    expect(data.mirrored).toBe(1);
+    expect(data.train.count).toBe(4);
+  });
+});
