@@ -12,7 +12,7 @@ import { type Network, decodeNetwork } from './nnue/network.js';
 export { NetworkError, decodeNetwork } from './nnue/network.js';
 
 /** Whether the engine evaluates with its network unless told otherwise (UCI option UseNNUE). */
-export const USE_NNUE_DEFAULT = false;
+export const USE_NNUE_DEFAULT = true;
 
 let embedded: Network | null = null;
 
@@ -40,6 +40,21 @@ export interface NetworkChoice {
 /** Makes this thread evaluate as `choice` says. */
 export function applyNetworkChoice(choice: NetworkChoice): void {
   useNetwork(choice.use ? (choice.bytes === null ? embeddedNetwork().net : decodeNetwork(choice.bytes)) : null);
+}
+
+/**
+ * Runs fn with the hand-crafted evaluation in this thread, then goes back to
+ * the network in use, if any (its accumulators know the positions they hold,
+ * so nothing is lost). The strength levels search this way.
+ */
+export function withHandCraftedEval<T>(fn: () => T): T {
+  const saved = nnue;
+  nnue = null;
+  try {
+    return fn();
+  } finally {
+    nnue = saved;
+  }
 }
 
 /** The network in use in this thread, or null. */

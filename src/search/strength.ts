@@ -6,12 +6,14 @@
 // Low levels see less and wander further; none hangs its queen to a capture
 // the search sees. The choice is reproducible: it depends only on the seed.
 //
-// The full-strength search is untouched: with no StrengthLimit nothing here
-// runs. Every number lives in STRENGTH_LEVELS; to recalibrate, measure each
+// The levels search with the hand-crafted evaluation (the network, stronger
+// at the same node count, would void their calibration). The full-strength
+// search is untouched: with no StrengthLimit nothing here runs. Every number lives in STRENGTH_LEVELS; to recalibrate, measure each
 // level's Elo (docs/levels.md) and write it in the `elo` column, which is all
 // that UCI_Elo reads (it interpolates between the rows).
 
 import type { Position } from '../board/position.js';
+import { withHandCraftedEval } from '../eval/index.js';
 import type { SearchControl } from './control.js';
 import { type GoParams, NO_REPORT, type SearchLine, type SearchOptions, type SearchReport } from './limits.js';
 import { MATE_BOUND, type SearchResult, type Searcher } from './search.js';
@@ -229,7 +231,8 @@ export function limitedSearch(
     }
     if (event.type !== 'line' || event.multipv <= options.multiPv) report(event);
   };
-  const result = searcher.go(pos, limited, { ...options, multiPv }, control, relay, role);
+  // The levels are calibrated with the hand-crafted evaluation, and play with it whatever UseNNUE says.
+  const result = withHandCraftedEval(() => searcher.go(pos, limited, { ...options, multiPv }, control, relay, role));
   const complete = lines.filter((line) => line.pv.length > 0);
   if (complete.length === 0 || result.move === 0) return result;
   const index = chooseCandidate(complete, limit, seededRandom(limit.seed));

@@ -43,7 +43,7 @@ describe('handshake and options', () => {
       'option name UCI_Elo type spin default 1500 min 700 max 2250',
       'option name Skill Level type spin default 20 min 0 max 20',
       'option name SearchDriver type combo default pvs var pvs var mtdf',
-      'option name UseNNUE type check default false',
+      'option name UseNNUE type check default true',
       'option name EvalFile type string default <built-in>',
       'option name OwnBook type check default false',
       `option name BookFile type string default ${join(ROOT, 'books', 'kestrel.bin')}`,
