@@ -8,7 +8,8 @@
 //
 // The levels search with the hand-crafted evaluation (the network, stronger
 // at the same node count, would void their calibration). The full-strength
-// search is untouched: with no StrengthLimit nothing here runs. Every number lives in STRENGTH_LEVELS; to recalibrate, measure each
+// search is untouched: with no StrengthLimit nothing here runs. Every number
+// lives in STRENGTH_LEVELS; to recalibrate, measure each
 // level's Elo (docs/levels.md) and write it in the `elo` column, which is all
 // that UCI_Elo reads (it interpolates between the rows).
 
