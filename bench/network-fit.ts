@@ -9,13 +9,11 @@
 //   npx tsx bench/network-fit.ts <net.nnue> <games.vf>... [--valid 3] [--scale 400] [--wdl 0.25]
 
 import { readFileSync } from 'node:fs';
-import { Position } from '../src/board/position.js';
-import { CASTLE, EN_PASSANT, WHITE, moveKind, moveTo } from '../src/board/types.js';
+import { WHITE } from '../src/board/types.js';
 import { evaluate as evaluateHce } from '../src/eval/evaluate.js';
 import { NnueEvaluator } from '../src/eval/nnue/evaluator.js';
 import { decodeNetwork } from '../src/eval/nnue/network.js';
-import { DEFAULT_FILTER, isValidationGame } from '../src/train/nnue-data.js';
-import { decodeGame, indexGames, unpackMove } from '../src/train/viriformat.js';
+import { DEFAULT_FILTER, isValidationGame, leftOutBy, readGameSource, replayGames } from '../src/train/nnue-data.js';
 import { numberOption, positionals, requireFile } from './args.js';
 
 const args = process.argv.slice(2);
@@ -49,34 +47,20 @@ class Fit {
 }
 const fits = { 'hand-crafted': new Fit(), network: new Fit(), 'search score': new Fit() };
 let ss = 0;
-let games = 0;
-for (const file of files) {
-  const bytes = new Uint8Array(readFileSync(file));
-  const index = indexGames(bytes);
-  for (let g = 0; g < index.offsets.length; g++) {
-    // Game numbers run on across the files, as in the trainer's loader.
-    if (!isValidationGame(games++, validPercent)) continue;
-    const game = decodeGame(bytes, index.offsets[g], index.plies[g]);
-    const pos = new Position(game.fen);
-    for (let i = 0; i < game.moves.length; i++) {
-      const move = unpackMove(pos, game.moves[i]);
-      const score = game.scores[i];
-      const kind = moveKind(move);
-      const noisy = kind >= 4 || kind === EN_PASSANT || (kind !== CASTLE && pos.board[moveTo(move)] !== 0);
-      // The trainer's filter: quiet positions, not in check, not decided.
-      if (!pos.inCheck() && !noisy && Math.abs(score) <= DEFAULT_FILTER.maxScore) {
-        const white = pos.side === WHITE ? 1 : -1;
-        const target = (wdl * game.result) / 2 + (1 - wdl) * sigmoid(score / scale);
-        fits['hand-crafted'].add(white * evaluateHce(pos), score, target);
-        fits.network.add(white * nnue.evaluate(pos), score, target);
-        fits['search score'].add(score, score, target);
-        ss += score * score;
-      }
-      pos.makeMove(move);
-      if (pos.ply > 4000) pos.clearHistory();
-    }
-  }
-}
+const games = replayGames(
+  files.map(readGameSource),
+  (pos, move, score, result) => {
+    // The trainer's filter: quiet positions, not in check, not decided.
+    if (leftOutBy(pos, move, score, DEFAULT_FILTER) !== null) return;
+    const white = pos.side === WHITE ? 1 : -1;
+    const target = (wdl * result) / 2 + (1 - wdl) * sigmoid(score / scale);
+    fits['hand-crafted'].add(white * evaluateHce(pos), score, target);
+    fits.network.add(white * nnue.evaluate(pos), score, target);
+    fits['search score'].add(score, score, target);
+    ss += score * score;
+  },
+  (game) => isValidationGame(game, validPercent),
+);
 const n = fits.network.n;
 console.log(
   `${n} positions of the validation games (${validPercent}% of ${games}); target: ${wdl} result + ${1 - wdl} sigmoid(score / ${scale})`,

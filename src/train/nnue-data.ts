@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { Position } from '../board/position.js';
 import { CASTLE, EN_PASSANT, WHITE, moveKind, moveTo } from '../board/types.js';
 import { inputIndex } from '../eval/nnue/network.js';
-import { decodeGame, indexGames, unpackMove } from './viriformat.js';
+import { type GameIndex, decodeGame, indexGames, unpackMove } from './viriformat.js';
 
 export const MAX_FEATURES = 32;
 
@@ -88,13 +88,61 @@ export interface LoadedData {
   mirrored: number;
 }
 
+/** A viriformat file's bytes and where its complete games start. */
+export interface GameSource {
+  bytes: Uint8Array;
+  index: GameIndex;
+}
+
+export function readGameSource(file: string): GameSource {
+  const bytes = readFileSync(file);
+  return { bytes, index: indexGames(bytes) };
+}
+
+/**
+ * Replays the games of the sources in order, calling visit with each
+ * position before its recorded move is played. Game numbers run on across
+ * the sources (the validation split counts them so); a game for which
+ * wantGame is false is skipped without being decoded. Returns the number of
+ * games.
+ */
+export function replayGames(
+  sources: readonly GameSource[],
+  visit: (pos: Position, move: number, score: number, result: number, game: number) => void,
+  wantGame: (game: number) => boolean = () => true,
+): number {
+  let number = 0;
+  for (const { bytes, index } of sources) {
+    for (let g = 0; g < index.offsets.length; g++, number++) {
+      if (!wantGame(number)) continue;
+      const game = decodeGame(bytes, index.offsets[g], index.plies[g]);
+      const pos = new Position(game.fen);
+      for (let i = 0; i < game.moves.length; i++) {
+        const move = unpackMove(pos, game.moves[i]);
+        visit(pos, move, game.scores[i], game.result, number);
+        pos.makeMove(move);
+        // The Position's undo stack is finite: long games start over from here.
+        if (pos.ply > 4000) pos.clearHistory();
+      }
+    }
+  }
+  return number;
+}
+
+/** The filter's rule that leaves the position (before `move`, scored `score`) out, or null when it is kept. */
+export function leftOutBy(pos: Position, move: number, score: number, filter: PositionFilter): 'inCheck' | 'noisy' | 'bigScore' | null {
+  const kind = moveKind(move);
+  const noisy = kind >= 4 || kind === EN_PASSANT || (kind !== CASTLE && pos.board[moveTo(move)] !== 0);
+  if (filter.skipInCheck && pos.inCheck()) return 'inCheck';
+  if (filter.skipNoisy && noisy) return 'noisy';
+  if (Math.abs(score) > filter.maxScore) return 'bigScore';
+  return null;
+}
+
 /** Reads viriformat files into a training and a validation set. */
 export function loadPositions(files: readonly string[], filter: PositionFilter, validPercent: number): LoadedData {
   // First pass: count, so that the shared arrays are allocated once.
-  const sources = files.map((file) => {
-    const bytes = readFileSync(file);
-    return { bytes, index: indexGames(bytes) };
-  });
+  const sources = files.map(readGameSource);
   let total = 0;
   for (const s of sources) for (const n of s.index.plies) total += n;
   const room = filter.mirror ? total * 2 : total;
@@ -102,43 +150,31 @@ export function loadPositions(files: readonly string[], filter: PositionFilter, 
   const isValid = new Uint8Array(room);
   const stats = { read: 0, inCheck: 0, noisy: 0, bigScore: 0, mirrored: 0, games: 0 };
   let kept = 0;
-  for (const { bytes, index } of sources) {
-    for (let g = 0; g < index.offsets.length; g++) {
-      const game = decodeGame(bytes, index.offsets[g], index.plies[g]);
-      const valid = isValidationGame(stats.games++, validPercent);
-      const pos = new Position(game.fen);
-      for (let i = 0; i < game.moves.length; i++) {
-        const move = unpackMove(pos, game.moves[i]);
-        const score = game.scores[i];
-        stats.read++;
-        const noisy = moveKind(move) >= 4 || moveKind(move) === EN_PASSANT || (moveKind(move) !== CASTLE && pos.board[moveTo(move)] !== 0);
-        if (filter.skipInCheck && pos.inCheck()) stats.inCheck++;
-        else if (filter.skipNoisy && noisy) stats.noisy++;
-        else if (Math.abs(score) > filter.maxScore) stats.bigScore++;
-        else {
-          // Square flip 7 swaps files a-h (mirror image); 0 keeps the board as it is.
-          const flips = filter.mirror && !valid && pos.castling === 0 ? 2 : 1;
-          for (let f = 0; f < flips; f++) {
-            let n = 0;
-            for (let sq = 0; sq < 64; sq++) {
-              const piece = pos.board[sq];
-              if (piece !== 0) scratch.features[kept * MAX_FEATURES + n++] = inputIndex(WHITE, piece, sq ^ (f * 7));
-            }
-            scratch.counts[kept] = n;
-            scratch.sides[kept] = pos.side;
-            scratch.results[kept] = game.result;
-            scratch.scores[kept] = score;
-            isValid[kept] = valid ? 1 : 0;
-            kept++;
-          }
-          stats.mirrored += flips - 1;
-        }
-        pos.makeMove(move);
-        // The Position's undo stack is finite: long games start over from here.
-        if (pos.ply > 4000) pos.clearHistory();
-      }
+  stats.games = replayGames(sources, (pos, move, score, result, game) => {
+    stats.read++;
+    const rule = leftOutBy(pos, move, score, filter);
+    if (rule !== null) {
+      stats[rule]++;
+      return;
     }
-  }
+    const valid = isValidationGame(game, validPercent);
+    // Square flip 7 swaps files a-h (mirror image); 0 keeps the board as it is.
+    const flips = filter.mirror && !valid && pos.castling === 0 ? 2 : 1;
+    for (let f = 0; f < flips; f++) {
+      let n = 0;
+      for (let sq = 0; sq < 64; sq++) {
+        const piece = pos.board[sq];
+        if (piece !== 0) scratch.features[kept * MAX_FEATURES + n++] = inputIndex(WHITE, piece, sq ^ (f * 7));
+      }
+      scratch.counts[kept] = n;
+      scratch.sides[kept] = pos.side;
+      scratch.results[kept] = result;
+      scratch.scores[kept] = score;
+      isValid[kept] = valid ? 1 : 0;
+      kept++;
+    }
+    stats.mirrored += flips - 1;
+  });
   let validCount = 0;
   for (let i = 0; i < kept; i++) validCount += isValid[i];
   const train = allocatePositions(kept - validCount);
