@@ -2,7 +2,9 @@
 // trainer teaches, on the trainer's validation games (the same games `kestrel
 // train` holds out: pass the same files in the same order and --valid): the
 // correlation of each static evaluation with the search score recorded in
-// the data, and each one's loss against the training target. A network that
+// the data, each one's loss against the training target, and how far each
+// one strays from the search score (quantiles of |eval - score|: the error
+// the search's futility margins must cover). A network that
 // does not beat the hand-crafted evaluation here will not beat it in games;
 // this takes a minute where a match takes an hour.
 //
@@ -37,8 +39,10 @@ class Fit {
   xx = 0;
   xs = 0;
   loss = 0;
+  errors: number[] = [];
   add(x: number, score: number, target: number): void {
     this.n++;
+    this.errors.push(Math.abs(x - score));
     this.abs += Math.abs(x);
     this.xx += x * x;
     this.xs += x * score;
@@ -65,9 +69,13 @@ const n = fits.network.n;
 console.log(
   `${n} positions of the validation games (${validPercent}% of ${games}); target: ${wdl} result + ${1 - wdl} sigmoid(score / ${scale})`,
 );
+const QUANTILES = [0.5, 0.8, 0.9, 0.95];
 for (const [name, f] of Object.entries(fits)) {
   const corr = f.xs / Math.sqrt(f.xx * ss);
+  const errors = f.errors.sort((a, b) => a - b);
+  const quantiles = QUANTILES.map((q) => `${q * 100}% ${errors[Math.floor(q * (n - 1))].toFixed(0)}`).join(', ');
   console.log(
-    `${name.padEnd(13)} mean |eval| ${(f.abs / n).toFixed(0).padStart(4)} cp   correlation with the search score ${corr.toFixed(4)}   loss ${(f.loss / n).toFixed(6)}`,
+    `${name.padEnd(13)} mean |eval| ${(f.abs / n).toFixed(0).padStart(4)} cp   correlation with the search score ${corr.toFixed(4)}   loss ${(f.loss / n).toFixed(6)}` +
+      (name === 'search score' ? '' : `   |eval - score| ${quantiles} cp`),
   );
 }
