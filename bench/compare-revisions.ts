@@ -6,7 +6,11 @@
 // resolves differences of a percent, where alternating whole processes
 // (compare-builds.ts) does not.
 //
-//   npx tsx bench/compare-revisions.ts <base-rev> <new-rev> [--depth 10] [--rounds 5] [--inlining 2000]
+//   npx tsx bench/compare-revisions.ts <base-rev> <new-rev> [--depth 10] [--rounds 5] [--inlining 2000] [--hce]
+//
+// --hce: both revisions search with the hand-crafted evaluation, also one
+// whose default is the network (UseNNUE false), so that search speed is
+// compared like for like across the change of default.
 //
 // A revision is anything git understands (a commit, a branch, HEAD), or
 // `work` for the working tree. Each round searches every position with both;
@@ -14,7 +18,7 @@
 // ratio over all rounds.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -33,6 +37,7 @@ const depth = numberOption(args, '--depth', 10);
 const rounds = numberOption(args, '--rounds', 5);
 /** V8's inlining budget, as src/platform/node.ts's tuneCompiler() sets it (both revisions share one process, so one setting). */
 const inlining = numberOption(args, '--inlining', 2000);
+const handCrafted = args.includes('--hce');
 
 /** What the harness needs of a revision's search (the API as it has been since 2026-11). */
 interface Engine {
@@ -43,6 +48,8 @@ interface Engine {
   SearchControl: new () => { reset(): void };
   DEFAULT_SEARCH_OPTIONS: unknown;
   BENCH_POSITIONS: readonly string[];
+  /** Revisions with a network: chooses the evaluation (null: hand-crafted). */
+  useNetwork?: (net: null) => void;
 }
 
 const work = mkdtempSync(join(tmpdir(), 'kestrel-revs-'));
@@ -67,6 +74,7 @@ async function load(rev: string, name: string): Promise<Engine> {
       `export { SearchControl } from ${JSON.stringify(join(src, 'search/control.ts'))};`,
       `export { DEFAULT_SEARCH_OPTIONS } from ${JSON.stringify(join(src, 'search/limits.ts'))};`,
       `export { BENCH_POSITIONS } from ${JSON.stringify(join(src, 'search/bench.ts'))};`,
+      ...(hasNetwork(src) ? [`export { useNetwork } from ${JSON.stringify(join(src, 'eval/index.ts'))};`] : []),
     ].join('\n'),
   );
   const out = join(work, `${name}.mjs`);
@@ -74,9 +82,17 @@ async function load(rev: string, name: string): Promise<Engine> {
   return (await import(pathToFileURL(out).href)) as Engine;
 }
 
+/** Whether a revision's evaluation can be switched between the network and the hand-crafted one. */
+function hasNetwork(src: string): boolean {
+  const index = join(src, 'eval/index.ts');
+  return existsSync(index) && readFileSync(index, 'utf8').includes('export function useNetwork');
+}
+
 // The engine's own V8 setting (tuneCompiler() in src/platform/node.ts), before any search code is compiled.
 setFlagsFromString(`--max-inlined-bytecode-size-cumulative=${inlining}`);
 const engines = [await load(revs[0], 'base'), await load(revs[1], 'new')];
+if (handCrafted) for (const e of engines) e.useNetwork?.(null);
+console.log(`evaluation: ${handCrafted ? 'hand-crafted in both' : "each revision's default"}`);
 const searchers = engines.map((e) => new e.Searcher(16));
 const controls = engines.map((e) => new e.SearchControl());
 const positions = engines[0].BENCH_POSITIONS;
