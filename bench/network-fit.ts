@@ -6,7 +6,7 @@
 // one strays from the search score (quantiles of |eval - score|: the error
 // the search's futility margins must cover). A network that
 // does not beat the hand-crafted evaluation here will not beat it in games;
-// this takes a minute where a match takes an hour.
+// this takes seconds where a match takes an hour.
 //
 //   npx tsx bench/network-fit.ts <net.nnue> <games.vf>... [--valid 3] [--scale 400] [--wdl 0.25]
 
