@@ -10,8 +10,9 @@
 
 import { readFileSync } from 'node:fs';
 import { Position } from '../board/position.js';
-import { CASTLE, EN_PASSANT, WHITE, moveKind, moveTo } from '../board/types.js';
+import { WHITE } from '../board/types.js';
 import { inputIndex } from '../eval/nnue/network.js';
+import { isNoisy } from '../search/history.js';
 import { type GameIndex, decodeGame, indexGames, unpackMove } from './viriformat.js';
 
 export const MAX_FEATURES = 32;
@@ -131,10 +132,8 @@ export function replayGames(
 
 /** The filter's rule that leaves the position (before `move`, scored `score`) out, or null when it is kept. */
 export function leftOutBy(pos: Position, move: number, score: number, filter: PositionFilter): 'inCheck' | 'noisy' | 'bigScore' | null {
-  const kind = moveKind(move);
-  const noisy = kind >= 4 || kind === EN_PASSANT || (kind !== CASTLE && pos.board[moveTo(move)] !== 0);
   if (filter.skipInCheck && pos.inCheck()) return 'inCheck';
-  if (filter.skipNoisy && noisy) return 'noisy';
+  if (filter.skipNoisy && isNoisy(pos, move)) return 'noisy';
   if (Math.abs(score) > filter.maxScore) return 'bigScore';
   return null;
 }
