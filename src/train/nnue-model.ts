@@ -173,18 +173,18 @@ export function lossAndGradients(
 
 /**
  * The network rounded to the file's integer types. W2 is scaled by the
- * largest QB from minQb up (doubling, at most 1024) that keeps every output
- * weight within ±127: small output weights then keep their precision, and
- * the WebAssembly kernel's int16 products (clamped activation times weight)
- * still fit.
+ * largest QB from minQb up (at most 1024; any integer, not only a power of
+ * two) that keeps every output weight within ±127: the output weights keep
+ * as much precision as they can, and the WebAssembly kernel's int16 products
+ * (clamped activation times weight) still fit. (x7: QB 91 instead of the
+ * power of two 64 brought the test-set loss from 0.003038 to 0.003007.)
  */
 export function quantise(shape: Shape, params: Float32Array, qa: number, minQb: number, scale: number): Network {
   const h = shape.hidden;
   const l = layoutOf(shape);
   let maxW2 = 0;
   for (let i = l.w2; i < l.b2; i++) maxW2 = Math.max(maxW2, Math.abs(params[i]));
-  let qb = minQb;
-  while (qb < 1024 && maxW2 * qb * 2 <= 127) qb *= 2;
+  const qb = Math.max(minQb, Math.min(1024, Math.floor(127 / maxW2)));
   const q = (x: number, f: number): number => Math.round(Math.max(-WEIGHT_CLIP, Math.min(WEIGHT_CLIP, x)) * f);
   const w1 = new Int16Array(NNUE_INPUTS * h);
   for (let i = 0; i < w1.length; i++) w1[i] = q(params[l.w1 + i], qa);

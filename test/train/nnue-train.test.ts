@@ -13,6 +13,7 @@ import { decodeNetwork } from '../../src/eval/nnue/network.js';
 import { evaluateReference } from '../../src/eval/nnue/reference.js';
 import { DEFAULT_FILTER, type LoadedData, MAX_FEATURES, type PositionSet, allocatePositions } from '../../src/train/nnue-data.js';
 import { DEFAULT_TRAIN_SETTINGS, train } from '../../src/train/nnue-train.js';
+import { initParams, layoutOf, quantise } from '../../src/train/nnue-model.js';
 import { inputIndex } from '../../src/eval/nnue/network.js';
 import { PERFT_FENS, rng } from '../eval/fixtures.js';
 
@@ -92,4 +93,25 @@ describe('kestrel train', () => {
     expect(withPiece('R')).toBeGreaterThan(withPiece('P'));
     expect(readFileSync(result.file.replace(/\.nnue$/, '.svg'), 'utf8')).toMatch(/^<svg .*validation loss/s);
   }, 120_000);
+});
+
+describe('quantise', () => {
+  const shape = { hidden: 8, buckets: 1 };
+  const layout = layoutOf(shape);
+  const params = new Float32Array(layout.size);
+  initParams(shape, params, 7);
+
+  it('scales the output weights by the largest QB that keeps them within ±127, powers of two or not', () => {
+    params[layout.w2 + 3] = -1.3885;
+    const net = quantise(shape, params, 255, 64, 400);
+    expect(net.qb).toBe(91);
+    expect(Math.max(...Array.from(net.w2, Math.abs))).toBe(126);
+  });
+
+  it('keeps QB within [the minimum, 1024]', () => {
+    const small = params.map((x, i) => (i >= layout.w2 && i < layout.b2 ? x / 100 : x));
+    expect(quantise(shape, small, 255, 64, 400).qb).toBe(1024);
+    params[layout.w2 + 3] = 1.98;
+    expect(quantise(shape, params, 255, 64, 400).qb).toBe(64);
+  });
 });
