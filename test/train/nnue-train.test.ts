@@ -1,6 +1,7 @@
 // The trainer learns: on positions labelled by material alone, the
 // validation loss falls well below its start, and the network it writes
-// values a queen above a rook.
+// values a queen above a rook; quantise() gives the output weights as much
+// precision as the kernel allows.
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,12 +10,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generateMoves } from '../../src/board/movegen.js';
 import { Position } from '../../src/board/position.js';
 import { MAX_MOVES, WHITE } from '../../src/board/types.js';
-import { decodeNetwork } from '../../src/eval/nnue/network.js';
+import { decodeNetwork, inputIndex } from '../../src/eval/nnue/network.js';
 import { evaluateReference } from '../../src/eval/nnue/reference.js';
 import { DEFAULT_FILTER, type LoadedData, MAX_FEATURES, type PositionSet, allocatePositions } from '../../src/train/nnue-data.js';
 import { DEFAULT_TRAIN_SETTINGS, train } from '../../src/train/nnue-train.js';
 import { initParams, layoutOf, quantise } from '../../src/train/nnue-model.js';
-import { inputIndex } from '../../src/eval/nnue/network.js';
 import { PERFT_FENS, rng } from '../eval/fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kestrel-train-'));
@@ -98,20 +98,23 @@ describe('kestrel train', () => {
 describe('quantise', () => {
   const shape = { hidden: 8, buckets: 1 };
   const layout = layoutOf(shape);
-  const params = new Float32Array(layout.size);
-  initParams(shape, params, 7);
+  /** Random starting weights, output weights scaled by `w2Scale`, and one output weight set to `w2`. */
+  function paramsWith(w2: number, w2Scale = 1): Float32Array {
+    const params = new Float32Array(layout.size);
+    initParams(shape, params, 7);
+    for (let i = layout.w2; i < layout.b2; i++) params[i] *= w2Scale;
+    params[layout.w2 + 3] = w2;
+    return params;
+  }
 
   it('scales the output weights by the largest QB that keeps them within ±127, powers of two or not', () => {
-    params[layout.w2 + 3] = -1.3885;
-    const net = quantise(shape, params, 255, 64, 400);
+    const net = quantise(shape, paramsWith(-1.3885), 255, 64, 400);
     expect(net.qb).toBe(91);
     expect(Math.max(...Array.from(net.w2, Math.abs))).toBe(126);
   });
 
   it('keeps QB within [the minimum, 1024]', () => {
-    const small = params.map((x, i) => (i >= layout.w2 && i < layout.b2 ? x / 100 : x));
-    expect(quantise(shape, small, 255, 64, 400).qb).toBe(1024);
-    params[layout.w2 + 3] = 1.98;
-    expect(quantise(shape, params, 255, 64, 400).qb).toBe(64);
+    expect(quantise(shape, paramsWith(-0.013885, 0.01), 255, 64, 400).qb).toBe(1024);
+    expect(quantise(shape, paramsWith(1.98), 255, 64, 400).qb).toBe(64);
   });
 });
