@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateMoves } from '../../src/board/movegen.js';
 import { Position } from '../../src/board/position.js';
-import { MAX_MOVES, isPromotion, moveKind } from '../../src/board/types.js';
+import { MAX_MOVES, isPromotion, moveFrom, moveKind, moveTo } from '../../src/board/types.js';
 import { NnueEvaluator } from '../../src/eval/nnue/evaluator.js';
 import { type Network, NetworkError, decodeNetwork, encodeNetwork } from '../../src/eval/nnue/network.js';
 import { evaluateReference } from '../../src/eval/nnue/reference.js';
@@ -40,7 +40,7 @@ describe('NNUE evaluation', () => {
       expect(evaluator.kernelName).toBe(kernel);
       const next = rng(2024);
       const moves = new Int32Array(MAX_MOVES);
-      const seen = { castle: 0, ep: 0, promoCapture: 0, nulls: 0 };
+      const seen = { kingside: 0, queenside: 0, chess960: 0, ep: 0, promoCapture: 0, nulls: 0 };
       for (const fen of [...PERFT_FENS, FRC, ...EP]) {
         const pos = new Position(fen);
         pos.chess960 = fen === FRC;
@@ -61,7 +61,12 @@ describe('NNUE evaluation', () => {
             const k = moveKind(moves[i]);
             if (k === 2 || k === 3 || (isPromotion(moves[i]) && pos.board[(moves[i] >> 6) & 63] !== 0)) m = moves[i];
           }
-          if (moveKind(m) === 2) seen.castle++;
+          if (moveKind(m) === 2) {
+            // Towards the h-file (the king's or rook's square, whichever the move names) is the king's side.
+            if ((moveTo(m) & 7) > (moveFrom(m) & 7)) seen.kingside++;
+            else seen.queenside++;
+            if (pos.chess960) seen.chess960++;
+          }
           if (moveKind(m) === 3) seen.ep++;
           if (isPromotion(m) && pos.board[(m >> 6) & 63] !== 0) seen.promoCapture++;
           pos.makeMove(m);
@@ -72,7 +77,9 @@ describe('NNUE evaluation', () => {
           }
         }
       }
-      expect(seen.castle).toBeGreaterThan(10);
+      expect(seen.kingside).toBeGreaterThan(5);
+      expect(seen.queenside).toBeGreaterThan(5);
+      expect(seen.chess960).toBeGreaterThan(0);
       expect(seen.ep).toBeGreaterThan(3);
       expect(seen.promoCapture).toBeGreaterThan(3);
       expect(seen.nulls).toBeGreaterThan(50);

@@ -9,8 +9,8 @@ import { Position } from '../../src/board/position.js';
 import { DEFAULT_FILTER, MAX_FEATURES, type PositionSet, isValidationGame, loadPositions } from '../../src/train/nnue-data.js';
 import { RESULT_DRAW, encodeGame } from '../../src/train/viriformat.js';
 
-/** A viriformat file of one game from `fen` with these quiet moves, each scored 10 cp. */
-function gameFile(fen: string, uci: string[]): string {
+/** A viriformat file of one game from `fen` with these moves, scored 10 cp unless `scores` says otherwise. */
+function gameFile(fen: string, uci: string[], scores = uci.map(() => 10)): string {
   const pos = new Position(fen);
   const moves = uci.map((u) => {
     const m = parseUciMove(pos, u);
@@ -18,16 +18,7 @@ function gameFile(fen: string, uci: string[]): string {
     return m;
   });
   const file = join(mkdtempSync(join(tmpdir(), 'kestrel-data-')), 'game.vf');
-  writeFileSync(
-    file,
-    encodeGame(
-      new Position(fen),
-      RESULT_DRAW,
-      moves,
-      uci.map(() => 10),
-      uci.length,
-    ),
-  );
+  writeFileSync(file, encodeGame(new Position(fen), RESULT_DRAW, moves, scores, uci.length));
   return file;
 }
 
@@ -38,6 +29,21 @@ function features(set: PositionSet, i: number): number[] {
 describe('loadPositions', () => {
   // Game 0 of a load goes to the training set at 1% validation.
   it('is set up with a training game', () => expect(isValidationGame(0, 1)).toBe(false));
+
+  it('leaves out positions in check, positions whose move captures or promotes, and huge scores', () => {
+    const file = gameFile(
+      '4k3/8/8/8/8/p7/1P6/R3K3 w - - 0 1',
+      // A quiet move scored beyond 3,000 cp; a quiet move; a capture; a quiet move; a check; the reply out of it.
+      ['b2b3', 'e8d7', 'a1a3', 'd7e6', 'a3a6', 'e6e5'],
+      [5000, 10, 10, 10, 10, 10],
+    );
+    const data = loadPositions([file], DEFAULT_FILTER, 1);
+    expect(data.read).toBe(6);
+    expect([data.bigScore, data.noisy, data.inCheck]).toEqual([1, 1, 1]);
+    expect(data.train.count).toBe(3);
+    const none = loadPositions([file], { ...DEFAULT_FILTER, skipInCheck: false, skipNoisy: false, maxScore: 10_000 }, 1);
+    expect(none.train.count).toBe(6);
+  });
 
   it('adds the mirror image of each position without castling rights, and only with --mirror', () => {
     const file = gameFile('4k3/8/8/8/8/8/1P6/R3K3 w - - 0 1', ['b2b3', 'e8d7', 'a1a7']);

@@ -85,6 +85,8 @@ describe('kestrel train', () => {
     const end = result.history[result.history.length - 1].valid;
     expect(end).toBeLessThan(start / 3);
     expect(result.quantisation.meanAbs).toBeLessThan(10);
+    expect(result.quantisation.withinTolerance).toBe(true);
+    expect(lines.join('\n')).toMatch(/max \d+ cp: within the tolerance \(mean 10 cp, max 50 cp\)/);
     // The written network, read back as the engine reads it.
     const net = decodeNetwork(new Uint8Array(readFileSync(result.file)));
     // White's extra piece on d4 (a pawn too can stand there), Black to move.

@@ -11,7 +11,7 @@ import { Position } from '../../src/board/position.js';
 import { gameOutcome } from '../../src/board/rules.js';
 import { Searcher } from '../../src/search/search.js';
 import { DEFAULT_SELFPLAY_SETTINGS, SelfPlayer } from '../../src/train/selfplay.js';
-import { RESULT_DRAW, decodeGame, indexGames, unpackMove } from '../../src/train/viriformat.js';
+import { RESULT_DRAW, RESULT_WHITE_WIN, decodeGame, indexGames, unpackMove } from '../../src/train/viriformat.js';
 
 const KESTREL = fileURLToPath(new URL('../../dist/kestrel.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'kestrel-selfplay-'));
@@ -80,5 +80,24 @@ describe('kestrel selfplay', () => {
     // Eight or nine random plies from the start position: White's move 5 or Black's.
     expect(new Position(decoded.fen).fullmove).toBe(5);
     expect(Math.abs(decoded.scores[0])).toBeLessThanOrEqual(DEFAULT_SELFPLAY_SETTINGS.maxOpeningScore + 100);
+  });
+
+  it('adjudicates a win both sides agree on, and a long level stretch as a draw', () => {
+    const searcher = new Searcher(1);
+    const small = { ...DEFAULT_SELFPLAY_SETTINGS, softNodes: 200, hardNodes: 500 };
+    // White a queen and two rooks up (Black's pawn rules out stalemate): both sides' scores say so at once.
+    const won = new SelfPlayer(searcher, {
+      ...small,
+      book: ['k7/p7/8/8/8/8/5PPP/3QRRK1 w - - 0 1'],
+      randomPlies: 0,
+      maxOpeningScore: 100_000,
+      winScore: 1000,
+    }).play(3, 0);
+    expect(won.result).toBe(RESULT_WHITE_WIN);
+    expect(won.plies).toBe(small.winPlies);
+    // Any score counts as level here, from the first ply on.
+    const drawn = new SelfPlayer(searcher, { ...small, drawFromPly: 0, drawScore: 100_000, drawPlies: 3 }).play(3, 1);
+    expect(drawn.result).toBe(RESULT_DRAW);
+    expect(drawn.plies).toBe(3);
   });
 });

@@ -1,0 +1,6 @@
+// The default 5-second limit per test is too tight for the heavier tests
+// (SEE against its reference, move-generator sweeps) on a shared two-core
+// machine with other work beside them: they take 3 to 5 seconds there.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({ test: { testTimeout: 30_000 } });
