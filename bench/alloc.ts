@@ -1,4 +1,6 @@
-// Allocation check: move generation and make/unmake must allocate nothing.
+// Allocation check: move generation and make/unmake must allocate nothing,
+// and neither must the network's evaluation with its incremental
+// accumulators (every node of a walk evaluated, with each kernel).
 // Run with `npx tsx bench/alloc.ts`.
 //
 // Method: after warm-up runs (so the JIT has compiled everything), run large
@@ -9,8 +11,12 @@
 
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
+import { generateMoves } from '../src/board/movegen.js';
 import { Perft } from '../src/board/perft.js';
 import { Position, START_FEN } from '../src/board/position.js';
+import { MAX_MOVES } from '../src/board/types.js';
+import { embeddedNetwork } from '../src/eval/index.js';
+import { NnueEvaluator } from '../src/eval/nnue/evaluator.js';
 
 const CASES: Array<[string, string, number]> = [
   ['start position', START_FEN, 6],
@@ -31,12 +37,31 @@ observer.observe({ entryTypes: ['gc'] });
 const perft = new Perft();
 const pos = new Position();
 
-/** Perft of fen to depth: leaf count, heap growth in bytes, and collections during the run. */
-async function measure(fen: string, depth: number): Promise<{ leaves: number; growth: number; gcs: number }> {
+const lists = Array.from({ length: 16 }, () => new Int32Array(MAX_MOVES));
+/** XOR of every evaluation of a walk (kept outside the walk, so that it never boxes a number). */
+const evalCheck = new Int32Array(1);
+
+/** Evaluates every node of the legal move tree to depth (the accumulators follow make/unmake); returns the node count. */
+function evaluateWalk(evaluator: NnueEvaluator, depth: number, ply: number): number {
+  evalCheck[0] ^= evaluator.evaluate(pos);
+  if (depth === 0) return 1;
+  const moves = lists[ply];
+  const n = generateMoves(pos, moves, 0, false);
+  let nodes = 1;
+  for (let i = 0; i < n; i++) {
+    pos.makeMove(moves[i]);
+    nodes += evaluateWalk(evaluator, depth - 1, ply + 1);
+    pos.unmakeMove();
+  }
+  return nodes;
+}
+
+/** Perft of fen to depth (or, given an evaluator, an evaluated walk): leaf or node count, heap growth in bytes, and collections during the run. */
+async function measure(fen: string, depth: number, evaluator?: NnueEvaluator): Promise<{ leaves: number; growth: number; gcs: number }> {
   pos.setFen(fen);
   const start = performance.now();
   const heapBefore = getHeapStatistics().used_heap_size;
-  const leaves = perft.count(pos, depth);
+  const leaves = evaluator === undefined ? perft.count(pos, depth) : evaluateWalk(evaluator, depth, 0);
   const growth = getHeapStatistics().used_heap_size - heapBefore;
   const end = performance.now();
   await new Promise((resolve) => setTimeout(resolve, 50)); // lets pending GC entries arrive
@@ -67,6 +92,21 @@ for (let i = 0; i < CASES.length; i++) {
     `${name.padEnd(20)} ${String(depth).padStart(5)} ${String(leaves).padStart(12)} ${String(pairs[i]).padStart(12)}` +
       ` ${`${growth - control} B`.padStart(12)} ${String(gcs).padStart(4)}`,
   );
+}
+
+// The network: each kernel evaluates every node of walks one ply shallower than the perfts above.
+const net = embeddedNetwork().net;
+console.log('network evaluation   kernel        nodes  heap growth  GCs');
+for (const kernel of ['wasm', 'ts'] as const) {
+  const evaluator = new NnueEvaluator(net, kernel);
+  for (let pass = 0; pass < 2; pass++) for (const [, fen, depth] of CASES) await measure(fen, depth - 2, evaluator);
+  for (const [name, fen, depth] of CASES) {
+    const { leaves, growth, gcs } = await measure(fen, depth - 1, evaluator);
+    if (gcs > 0 || growth - control > SLACK_BYTES) allocated = true;
+    console.log(
+      `${name.padEnd(20)} ${evaluator.kernelName.padStart(6)} ${String(leaves).padStart(12)} ${`${growth - control} B`.padStart(12)} ${String(gcs).padStart(4)}`,
+    );
+  }
 }
 observer.disconnect();
 console.log(allocated ? 'Result: memory was allocated' : 'Result: nothing allocated (no garbage collection, no heap growth)');

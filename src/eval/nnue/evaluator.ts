@@ -11,7 +11,7 @@
 // or WebAssembly with SIMD (wasm.ts), which must give the same numbers.
 
 import type { Position } from '../../board/position.js';
-import { type Network, inputIndex, outputBucket } from './network.js';
+import { type Network, inputIndex, outputBucket, outputCentipawns } from './network.js';
 import { WasmKernel, wasmKernelFits } from './wasm.js';
 
 /** Plies of accumulators kept; at least the search's maximum depth. */
@@ -89,7 +89,7 @@ export class TsKernel implements Kernel {
       const t = acc[them + j] < 0 ? 0 : acc[them + j] > qa ? qa : acc[them + j];
       sum += u * u * w2[base + j] + t * t * w2[base + h + j];
     }
-    return Math.trunc(((Math.trunc(sum / qa) + net.b2[bucket]) * net.scale) / (qa * net.qb));
+    return outputCentipawns(net, sum, bucket);
   }
 }
 

@@ -117,6 +117,18 @@ export function inputIndex(side: number, piece: number, sq: number): number {
   return own + ((piece & 7) - 1) * 64 + (side === 0 ? sq : sq ^ 56);
 }
 
+/**
+ * The network's output in centipawns from sum = Σ clamp(acc, 0, QA)² · W2 over
+ * both perspectives (in units of 1/QA² · 1/QB) and the bucket's bias, in the
+ * integer arithmetic every kernel shares. `| 0` truncates toward zero as
+ * Math.trunc does, but never gives -0, a number V8 has to box on the heap
+ * (one allocation in a few hundred evaluations). |sum / QA| < 2^31 for up to
+ * 4096 neurons.
+ */
+export function outputCentipawns(net: Network, sum: number, bucket: number): number {
+  return (((((sum / net.qa) | 0) + net.b2[bucket]) * net.scale) / (net.qa * net.qb)) | 0;
+}
+
 /** Output bucket of a position with `pieces` pieces on the board (kings included), out of `buckets`. */
 export function outputBucket(pieces: number, buckets: number): number {
   return buckets === 1 ? 0 : Math.min(buckets - 1, ((pieces - 2) * buckets) / 31) | 0;

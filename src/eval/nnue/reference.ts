@@ -2,7 +2,7 @@
 // that the incremental and WebAssembly versions are tested against.
 
 import type { Position } from '../../board/position.js';
-import { type Network, inputIndex, outputBucket } from './network.js';
+import { type Network, inputIndex, outputBucket, outputCentipawns } from './network.js';
 
 /** Accumulator of perspective `side` for the given White-perspective inputs: b1 plus their W1 rows. */
 export function refreshAccumulator(net: Network, side: number, whiteInputs: ArrayLike<number>, count: number, out: Int16Array): void {
@@ -27,7 +27,7 @@ export function outputOf(net: Network, us: Int16Array, them: Int16Array, bucket:
     const t = them[j] < 0 ? 0 : them[j] > qa ? qa : them[j];
     sum += u * u * net.w2[w2 + j] + t * t * net.w2[w2 + h + j];
   }
-  return Math.trunc(((Math.trunc(sum / qa) + net.b2[bucket]) * net.scale) / (qa * net.qb));
+  return outputCentipawns(net, sum, bucket);
 }
 
 /** White-perspective input indices of the pieces of pos, into out; returns how many. */

@@ -4,7 +4,7 @@
 
 import type { Kernel } from './evaluator.js';
 import { KERNEL_WASM_BASE64 } from './kernel-wasm.js';
-import type { Network } from './network.js';
+import { type Network, outputCentipawns } from './network.js';
 
 interface Exports {
   update(dst: number, src: number, a0: number, a1: number, s0: number, s1: number, na: number, ns: number, h: number): void;
@@ -87,6 +87,6 @@ export class WasmKernel implements Kernel {
   output(us: number, them: number, bucket: number): number {
     const net = this.net;
     const sum = this.k.output(us + this.accBase, them + this.accBase, this.w2 + bucket * 2 * this.h, this.h, net.qa);
-    return Math.trunc(((Math.trunc(sum / net.qa) + net.b2[bucket]) * net.scale) / (net.qa * net.qb));
+    return outputCentipawns(net, sum, bucket);
   }
 }
