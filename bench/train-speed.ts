@@ -1,32 +1,46 @@
-// Training speed: positions per second through the trainer's forward and
-// backward pass (the gradients of a mini-batch), on one thread and on the
-// trainer's worker threads, measured alternately in one run.
+// Training speed: positions per second of `kestrel train` end to end (the
+// shuffle, the forward and backward passes on the worker threads, the AdamW
+// step and the validation pass), one epoch at a time, on one thread and on
+// --threads, alternately in one run.
 //
-//   npx tsx bench/train-speed.ts [--hidden 256] [--threads 2] [--positions 100000] [--rounds 3]
+//   npx tsx bench/train-speed.ts [--hidden 256] [--threads 2] [--positions 300000] [--rounds 3] [--data games.vf]
+//
+// Without --data the positions are those of random games from the start
+// position, with as many pieces on the board as self-play's training
+// positions (about 18; the mean is printed, since a position's cost grows
+// with its pieces). With --data, the first --positions training positions of
+// those viriformat files, as the trainer filters them.
 
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { generateMoves } from '../src/board/movegen.js';
 import { Position } from '../src/board/position.js';
 import { MAX_MOVES, WHITE } from '../src/board/types.js';
 import { inputIndex } from '../src/eval/nnue/network.js';
-import { type LoadedData, MAX_FEATURES, type PositionSet, allocatePositions } from '../src/train/nnue-data.js';
-import { initParams, layoutOf, lossAndGradients } from '../src/train/nnue-model.js';
-import { GradientWorkers } from '../src/train/nnue-train.js';
-import { numberOption } from './args.js';
+import {
+  DEFAULT_FILTER,
+  type LoadedData,
+  MAX_FEATURES,
+  type PositionSet,
+  allocatePositions,
+  loadPositions,
+} from '../src/train/nnue-data.js';
+import { DEFAULT_TRAIN_SETTINGS, train } from '../src/train/nnue-train.js';
+import { numberOption, repeatedOption, requireFile } from './args.js';
 
 const args = process.argv.slice(2);
 const hidden = numberOption(args, '--hidden', 256);
 const threads = numberOption(args, '--threads', 2);
-const count = numberOption(args, '--positions', 100000);
+const count = numberOption(args, '--positions', 300_000);
 const rounds = numberOption(args, '--rounds', 3);
+const files = repeatedOption(args, '--data').map((f) => requireFile(f, 'a viriformat file (kestrel selfplay, convert-pgn)'));
 
-/** Positions of random games from the perft suite's positions. */
-function positions(n: number): PositionSet {
+/** Positions of random games from the start position, PLIES plies long. */
+/** Random games this long average 18 pieces on the board, as self-play positions do after the trainer's filters. */
+const PLIES = 240;
+function randomPositions(n: number): PositionSet {
   const set = allocatePositions(n);
-  const starts = readFileSync(new URL('../test/data/perftsuite.epd', import.meta.url), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => l.split(';')[0].trim());
   const moves = new Int32Array(MAX_MOVES);
   let s = 12345;
   const next = (k: number): number => {
@@ -37,8 +51,8 @@ function positions(n: number): PositionSet {
   };
   let i = 0;
   while (i < n) {
-    const pos = new Position(starts[next(starts.length)]);
-    for (let ply = 0; ply < 60 && i < n; ply++) {
+    const pos = new Position();
+    for (let ply = 0; ply < PLIES && i < n; ply++) {
       const k = generateMoves(pos, moves, 0, false);
       if (k === 0) break;
       pos.makeMove(moves[next(k)]);
@@ -54,40 +68,59 @@ function positions(n: number): PositionSet {
   return set;
 }
 
-const shape = { hidden, buckets: 1 };
-const loss = { wdl: 0.25, scale: 400 };
-const set = positions(count);
-const params = new Float32Array(new SharedArrayBuffer(layoutOf(shape).size * 4));
-initParams(shape, params, 1);
-const order = new Int32Array(new SharedArrayBuffer(count * 4));
-for (let i = 0; i < count; i++) order[i] = i;
-const data: LoadedData = { train: set, valid: set, games: 0, read: count, inCheck: 0, noisy: 0, bigScore: 0, mirrored: 0 };
-const workers = new GradientWorkers(threads, shape, loss, data, params, order);
-const grads = new Float32Array(layoutOf(shape).size);
-const us = new Float32Array(hidden);
-const them = new Float32Array(hidden);
-const BATCH = 16384;
-
-async function timed(parallel: boolean): Promise<number> {
-  const t0 = performance.now();
-  for (let from = 0; from < count; from += BATCH) {
-    const to = Math.min(count, from + BATCH);
-    if (parallel) await workers.run('train', from, to, true);
-    else lossAndGradients(shape, params, grads, set, order, from, to, loss, us, them);
-  }
-  return (count * 1000) / (performance.now() - t0);
+/** Positions [from, to) of set. */
+function slice(set: PositionSet, from: number, to: number): PositionSet {
+  return {
+    count: to - from,
+    features: set.features.subarray(from * MAX_FEATURES, to * MAX_FEATURES),
+    counts: set.counts.subarray(from, to),
+    sides: set.sides.subarray(from, to),
+    results: set.results.subarray(from, to),
+    scores: set.scores.subarray(from, to),
+  };
 }
 
-console.log(`${count} positions, 768 -> 2x${hidden} -> 1, batches of ${BATCH}`);
-await timed(false);
-await timed(true);
+const all = files.length > 0 ? loadPositions(files, DEFAULT_FILTER, 3).train : randomPositions(count);
+const positions = slice(all, 0, Math.min(count, all.count));
+let pieces = 0;
+for (let i = 0; i < positions.count; i++) pieces += positions.counts[i];
+// The last 3% validate (the trainer's share).
+const cut = Math.floor(positions.count * 0.97);
+const data: LoadedData = {
+  train: slice(positions, 0, cut),
+  valid: slice(positions, cut, positions.count),
+  games: 0,
+  read: positions.count,
+  inCheck: 0,
+  noisy: 0,
+  bigScore: 0,
+  mirrored: 0,
+};
+
+const outDir = mkdtempSync(join(tmpdir(), 'kestrel-train-speed-'));
+/** Positions per second of one epoch of `kestrel train` with this many threads. */
+async function epochRate(n: number): Promise<number> {
+  const result = await train(
+    { ...DEFAULT_TRAIN_SETTINGS, data: [], outDir, hidden, threads: n, epochs: 1 },
+    () => {},
+    () => {},
+    data,
+  );
+  return data.train.count / result.history[0].seconds;
+}
+
+console.log(
+  `${data.train.count} positions (${files.length > 0 ? files.join(', ') : `random games of ${PLIES} plies`}; ` +
+    `${(pieces / positions.count).toFixed(1)} pieces on average), 768 -> 2x${hidden} -> 1, ` +
+    `batches of ${DEFAULT_TRAIN_SETTINGS.batch}, one epoch a measurement`,
+);
 const one: number[] = [];
 const many: number[] = [];
 for (let r = 0; r < rounds; r++) {
-  for (const parallel of r % 2 === 0 ? [false, true] : [true, false]) (parallel ? many : one).push(await timed(parallel));
+  for (const n of r % 2 === 0 ? [1, threads] : [threads, 1]) (n === 1 ? one : many).push(await epochRate(n));
   console.log(`round ${r + 1}: 1 thread ${Math.round(one[r])} positions/s, ${threads} threads ${Math.round(many[r])} positions/s`);
 }
-workers.close();
+rmSync(outDir, { recursive: true, force: true });
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 console.log(
   `median: 1 thread ${Math.round(median(one))}, ${threads} threads ${Math.round(median(many))} positions/s (${(median(many) / median(one)).toFixed(2)}x)`,
