@@ -1,7 +1,8 @@
 // Training speed: positions per second of `kestrel train` end to end (the
 // shuffle, the forward and backward passes on the worker threads, the AdamW
-// step and the validation pass), one epoch at a time, on one thread and on
-// --threads, alternately in one run.
+// step and the validation pass), one epoch at a time: the WebAssembly kernel
+// on one thread and on --threads, and the TypeScript reference on --threads,
+// in turn in one run.
 //
 //   npx tsx bench/train-speed.ts [--hidden 256] [--threads 2] [--positions 300000] [--rounds 3] [--data games.vf]
 //
@@ -26,7 +27,7 @@ import {
   allocatePositions,
   loadPositions,
 } from '../src/train/nnue-data.js';
-import { DEFAULT_TRAIN_SETTINGS, train } from '../src/train/nnue-train.js';
+import { DEFAULT_TRAIN_SETTINGS, type TrainKernel, train } from '../src/train/nnue-train.js';
 import { numberOption, repeatedOption, requireFile } from './args.js';
 
 const args = process.argv.slice(2);
@@ -98,10 +99,10 @@ const data: LoadedData = {
 };
 
 const outDir = mkdtempSync(join(tmpdir(), 'kestrel-train-speed-'));
-/** Positions per second of one epoch of `kestrel train` with this many threads. */
-async function epochRate(n: number): Promise<number> {
+/** Positions per second of one epoch of `kestrel train` with this kernel and this many threads. */
+async function epochRate(kernel: TrainKernel, n: number): Promise<number> {
   const result = await train(
-    { ...DEFAULT_TRAIN_SETTINGS, data: [], outDir, hidden, threads: n, epochs: 1 },
+    { ...DEFAULT_TRAIN_SETTINGS, data: [], outDir, hidden, threads: n, epochs: 1, kernel },
     () => {},
     () => {},
     data,
@@ -114,14 +115,23 @@ console.log(
     `${(pieces / positions.count).toFixed(1)} pieces on average), 768 -> 2x${hidden} -> 1, ` +
     `batches of ${DEFAULT_TRAIN_SETTINGS.batch}, one epoch a measurement`,
 );
-const one: number[] = [];
-const many: number[] = [];
+const RUNS: Array<[TrainKernel, number]> = [
+  ['wasm', 1],
+  ['wasm', threads],
+  ['ts', threads],
+];
+const rates: number[][] = RUNS.map(() => []);
 for (let r = 0; r < rounds; r++) {
-  for (const n of r % 2 === 0 ? [1, threads] : [threads, 1]) (n === 1 ? one : many).push(await epochRate(n));
-  console.log(`round ${r + 1}: 1 thread ${Math.round(one[r])} positions/s, ${threads} threads ${Math.round(many[r])} positions/s`);
+  const order = r % 2 === 0 ? [0, 1, 2] : [2, 1, 0];
+  for (const i of order) rates[i].push(await epochRate(...RUNS[i]));
+  console.log(
+    `round ${r + 1}: ${RUNS.map(([k, n], i) => `${k} ${n} thread${n > 1 ? 's' : ''} ${Math.round(rates[i][r])}`).join(', ')} positions/s`,
+  );
 }
 rmSync(outDir, { recursive: true, force: true });
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const [w1, wn, tn] = rates.map(median);
 console.log(
-  `median: 1 thread ${Math.round(median(one))}, ${threads} threads ${Math.round(median(many))} positions/s (${(median(many) / median(one)).toFixed(2)}x)`,
+  `median positions/s: wasm ${Math.round(w1)} on 1 thread, ${Math.round(wn)} on ${threads}; TypeScript ${Math.round(tn)} on ${threads}; ` +
+    `wasm/TypeScript on ${threads} threads ${(wn / tn).toFixed(2)}x`,
 );

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { type NetworkChoice, decodeNetwork } from '../eval/index.js';
 import { DEFAULT_SELFPLAY_SETTINGS, type SelfPlaySettings } from '../train/selfplay.js';
 import { convertPgn } from '../train/convert-pgn.js';
-import { DEFAULT_TRAIN_SETTINGS, type TrainSettings, train } from '../train/nnue-train.js';
+import { DEFAULT_TRAIN_SETTINGS, type TrainKernel, type TrainSettings, train } from '../train/nnue-train.js';
 import { runSelfPlay } from '../train/selfplay-run.js';
 
 /** Reads an integer option within [min, max], or exits with a one-line error. */
@@ -155,6 +155,7 @@ export function registerTrainCommands(program: Command): void {
     .option('--threads <n>', 'worker threads computing gradients', String(t.threads))
     .option('--seed <n>', 'seed of the initial weights and the shuffles', String(t.seed))
     .option('--init <file.f32>', 'start from these float weights (written by an earlier train) instead of random ones')
+    .option('--kernel <name>', "gradients in 'wasm' (WebAssembly SIMD) or 'ts' (the TypeScript reference)", t.kernel)
     .action(async (o: Record<string, string> & { data: string[]; mirror?: boolean }) => {
       const num = (name: string, text: string, min: number, max: number, intOnly = false): number => {
         const n = Number(text);
@@ -163,6 +164,7 @@ export function registerTrainCommands(program: Command): void {
         }
         return n;
       };
+      if (o.kernel !== 'wasm' && o.kernel !== 'ts') program.error(`error: --kernel must be 'wasm' or 'ts', got '${o.kernel}'`);
       const hidden = num('hidden', o.hidden, 8, 4096, true);
       if (hidden % 8 !== 0) program.error('error: --hidden must be a multiple of 8');
       const settings: TrainSettings = {
@@ -183,6 +185,7 @@ export function registerTrainCommands(program: Command): void {
         threads: num('threads', o.threads, 1, 64, true),
         seed: num('seed', o.seed, 0, 0xffffffff, true),
         init: o.init,
+        kernel: o.kernel as TrainKernel,
       };
       const log = (line: string): void => void process.stderr.write(`${process.stderr.isTTY ? '\r\x1b[K' : ''}${line}\n`);
       const status = (line: string): void => {

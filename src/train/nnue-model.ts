@@ -61,8 +61,17 @@ export interface LossSettings {
   scale: number;
 }
 
-function sigmoid(x: number): number {
+export function sigmoid(x: number): number {
   return 1 / (1 + Math.exp(-x));
+}
+
+/** The training target of position p: the blend of its game's result and its search score, from the side to move's view. */
+export function targetOf(set: PositionSet, p: number, loss: LossSettings): number {
+  const side = set.sides[p];
+  const whiteResult = set.results[p] / 2;
+  const result = side === 0 ? whiteResult : 1 - whiteResult;
+  const score = side === 0 ? set.scores[p] : -set.scores[p];
+  return loss.wdl * result + (1 - loss.wdl) * sigmoid(score / loss.scale);
 }
 
 /** The two accumulators of position p of set (us: the side to move's perspective). */
@@ -133,12 +142,7 @@ export function lossAndGradients(
     const bucket = outputBucket(set.counts[p], shape.buckets);
     const w2 = l.w2 + bucket * 2 * h;
     const prediction = sigmoid(output(h, w2, l.b2 + bucket, params, accUs, accThem));
-    // Targets from the side to move's point of view.
-    const whiteResult = set.results[p] / 2;
-    const result = side === 0 ? whiteResult : 1 - whiteResult;
-    const score = side === 0 ? set.scores[p] : -set.scores[p];
-    const target = loss.wdl * result + (1 - loss.wdl) * sigmoid(score / loss.scale);
-    const error = prediction - target;
+    const error = prediction - targetOf(set, p, loss);
     total += error * error;
     if (grads === null) continue;
 

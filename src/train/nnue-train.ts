@@ -16,6 +16,7 @@ import { startWorker, workerRole } from '../platform/node.js';
 import { lossChartSvg } from './loss-chart.js';
 import { DEFAULT_FILTER, type LoadedData, MAX_FEATURES, type PositionFilter, type PositionSet, loadPositions } from './nnue-data.js';
 import { type LossSettings, type Shape, WEIGHT_CLIP, floatEval, initParams, layoutOf, lossAndGradients, quantise } from './nnue-model.js';
+import { WasmGradients, wasmTrainerAvailable } from './wasm-gradients.js';
 
 const ROLE = 'nnue-train-worker';
 
@@ -38,7 +39,15 @@ export interface TrainSettings extends Shape, LossSettings {
   qb: number;
   /** Float weights to start from (a .f32 file that train wrote), instead of random ones. */
   init?: string;
+  /**
+   * Who computes the gradients: WebAssembly with SIMD (wasm-gradients.ts), or
+   * the TypeScript reference (nnue-model.ts), which networks up to x10 were
+   * trained with; the two agree to float32 rounding, not bit for bit.
+   */
+  kernel: TrainKernel;
 }
+
+export type TrainKernel = 'wasm' | 'ts';
 
 export const DEFAULT_TRAIN_SETTINGS: Omit<TrainSettings, 'data' | 'outDir'> = {
   hidden: 256,
@@ -59,6 +68,7 @@ export const DEFAULT_TRAIN_SETTINGS: Omit<TrainSettings, 'data' | 'outDir'> = {
   filter: DEFAULT_FILTER,
   qa: 255,
   qb: 64,
+  kernel: 'wasm',
 };
 
 /** What a worker is given when it starts. */
@@ -66,6 +76,7 @@ interface WorkerInput {
   kestrelRole: typeof ROLE;
   shape: Shape;
   loss: LossSettings;
+  kernel: TrainKernel;
   train: PositionSet;
   valid: PositionSet;
   params: Float32Array;
@@ -125,12 +136,20 @@ export class GradientWorkers {
   private readonly workers: Worker[] = [];
   readonly grads: Float32Array[] = [];
 
-  constructor(threads: number, shape: Shape, loss: LossSettings, data: LoadedData, params: Float32Array, order: Int32Array) {
+  constructor(
+    threads: number,
+    shape: Shape,
+    loss: LossSettings,
+    data: LoadedData,
+    params: Float32Array,
+    order: Int32Array,
+    kernel: TrainKernel,
+  ) {
     const size = layoutOf(shape).size;
     for (let t = 0; t < threads; t++) {
       const grads = new Float32Array(new SharedArrayBuffer(size * 4));
       this.grads.push(grads);
-      const input: WorkerInput = { kestrelRole: ROLE, shape, loss, train: data.train, valid: data.valid, params, grads, order };
+      const input: WorkerInput = { kestrelRole: ROLE, shape, loss, kernel, train: data.train, valid: data.valid, params, grads, order };
       this.workers.push(startWorker(import.meta.url, input));
     }
   }
@@ -180,6 +199,8 @@ export async function train(
       `read in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
   if (data.train.count === 0 || data.valid.count === 0) throw new Error('not enough positions to train and validate on');
+  if (settings.kernel === 'wasm' && !wasmTrainerAvailable())
+    log('WebAssembly SIMD is not available here: the TypeScript kernel computes the gradients');
 
   const layout = layoutOf(shape);
   const params = new Float32Array(new SharedArrayBuffer(layout.size * 4));
@@ -199,7 +220,8 @@ export async function train(
   const m = new Float32Array(layout.size);
   const v = new Float32Array(layout.size);
   const order = new Int32Array(new SharedArrayBuffer(data.train.count * 4));
-  const workers = new GradientWorkers(settings.threads, shape, loss, data, params, order);
+  const kernel = settings.kernel === 'wasm' && !wasmTrainerAvailable() ? 'ts' : settings.kernel;
+  const workers = new GradientWorkers(settings.threads, shape, loss, data, params, order, kernel);
   const history: EpochRecord[] = [];
   const batches = Math.ceil(data.train.count / settings.batch);
   const totalSteps = settings.epochs * batches;
@@ -335,11 +357,15 @@ export function runTrainWorker(): void {
   const input = workerData as WorkerInput;
   const us = new Float32Array(input.shape.hidden);
   const them = new Float32Array(input.shape.hidden);
+  const wasm = input.kernel === 'wasm' ? new WasmGradients(input.shape) : null;
   parentPort!.on('message', (m: ToWorker) => {
     const set = m.set === 'train' ? input.train : input.valid;
     const order = m.set === 'train' ? input.order : null;
+    const grads = m.gradients ? input.grads : null;
     parentPort!.postMessage(
-      lossAndGradients(input.shape, input.params, m.gradients ? input.grads : null, set, order, m.from, m.to, input.loss, us, them),
+      wasm !== null
+        ? wasm.run(input.params, grads, set, order, m.from, m.to, input.loss)
+        : lossAndGradients(input.shape, input.params, grads, set, order, m.from, m.to, input.loss, us, them),
     );
   });
 }

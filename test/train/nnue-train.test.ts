@@ -1,7 +1,8 @@
-// The trainer learns: on positions labelled by material alone, the
-// validation loss falls well below its start, and the network it writes
-// values a queen above a rook; quantise() gives the output weights as much
-// precision as the kernel allows.
+// The trainer learns (with either kernel): on positions labelled by material
+// alone, the validation loss falls well below its start, and the network it
+// writes values a queen above a rook; the WebAssembly kernel gives the
+// TypeScript reference's losses and gradients; quantise() gives the output
+// weights as much precision as the engine's kernel allows.
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,8 @@ import { decodeNetwork, inputIndex } from '../../src/eval/nnue/network.js';
 import { evaluateReference } from '../../src/eval/nnue/reference.js';
 import { DEFAULT_FILTER, type LoadedData, MAX_FEATURES, type PositionSet, allocatePositions } from '../../src/train/nnue-data.js';
 import { DEFAULT_TRAIN_SETTINGS, train } from '../../src/train/nnue-train.js';
-import { initParams, layoutOf, quantise } from '../../src/train/nnue-model.js';
+import { initParams, layoutOf, lossAndGradients, quantise } from '../../src/train/nnue-model.js';
+import { WasmGradients } from '../../src/train/wasm-gradients.js';
 import { PERFT_FENS, rng } from '../eval/fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kestrel-train-'));
@@ -53,48 +55,98 @@ function materialSet(count: number, seed: number): PositionSet {
 }
 
 describe('kestrel train', () => {
-  it('learns material: the validation loss falls well below its start, and a queen is worth more than a rook', async () => {
-    const data: LoadedData = {
-      train: materialSet(30000, 1),
-      valid: materialSet(3000, 2),
-      games: 0,
-      read: 33000,
-      inCheck: 0,
-      noisy: 0,
-      bigScore: 0,
-      mirrored: 0,
-    };
-    const lines: string[] = [];
-    const result = await train(
-      {
-        ...DEFAULT_TRAIN_SETTINGS,
-        data: [],
-        outDir: dir,
-        hidden: 16,
-        epochs: 6,
-        batch: 1024,
-        lr: 0.01,
-        threads: 2,
-        filter: DEFAULT_FILTER,
-      },
-      (l) => lines.push(l),
-      () => {},
-      data,
-    );
-    const start = Number(/epoch 0: validation loss ([\d.]+)/.exec(lines.join('\n'))?.[1]);
-    const end = result.history[result.history.length - 1].valid;
-    expect(end).toBeLessThan(start / 3);
-    expect(result.quantisation.meanAbs).toBeLessThan(10);
-    expect(result.quantisation.withinTolerance).toBe(true);
-    expect(lines.join('\n')).toMatch(/max \d+ cp: within the tolerance \(mean 10 cp, max 50 cp\)/);
-    // The written network, read back as the engine reads it.
-    const net = decodeNetwork(new Uint8Array(readFileSync(result.file)));
-    // White's extra piece on d4 (a pawn too can stand there), Black to move.
-    const withPiece = (letter: string): number => -evaluateReference(net, new Position(`4k3/8/8/8/3${letter}4/8/8/4K3 b - - 0 1`));
-    expect(withPiece('Q')).toBeGreaterThan(withPiece('R'));
-    expect(withPiece('R')).toBeGreaterThan(withPiece('P'));
-    expect(readFileSync(result.file.replace(/\.nnue$/, '.svg'), 'utf8')).toMatch(/^<svg .*validation loss/s);
-  }, 120_000);
+  it.each(['wasm', 'ts'] as const)(
+    '%s: learns material: the validation loss falls well below its start, and a queen is worth more than a rook',
+    async (kernel) => {
+      const data: LoadedData = {
+        train: materialSet(30000, 1),
+        valid: materialSet(3000, 2),
+        games: 0,
+        read: 33000,
+        inCheck: 0,
+        noisy: 0,
+        bigScore: 0,
+        mirrored: 0,
+      };
+      const lines: string[] = [];
+      const result = await train(
+        {
+          ...DEFAULT_TRAIN_SETTINGS,
+          data: [],
+          outDir: dir,
+          hidden: 16,
+          epochs: 6,
+          batch: 1024,
+          lr: 0.01,
+          threads: 2,
+          filter: DEFAULT_FILTER,
+          kernel,
+        },
+        (l) => lines.push(l),
+        () => {},
+        data,
+      );
+      const start = Number(/epoch 0: validation loss ([\d.]+)/.exec(lines.join('\n'))?.[1]);
+      const end = result.history[result.history.length - 1].valid;
+      expect(end).toBeLessThan(start / 3);
+      expect(result.quantisation.meanAbs).toBeLessThan(10);
+      expect(result.quantisation.withinTolerance).toBe(true);
+      expect(lines.join('\n')).toMatch(/max \d+ cp: within the tolerance \(mean 10 cp, max 50 cp\)/);
+      // The written network, read back as the engine reads it.
+      const net = decodeNetwork(new Uint8Array(readFileSync(result.file)));
+      // White's extra piece on d4 (a pawn too can stand there), Black to move.
+      const withPiece = (letter: string): number => -evaluateReference(net, new Position(`4k3/8/8/8/3${letter}4/8/8/4K3 b - - 0 1`));
+      expect(withPiece('Q')).toBeGreaterThan(withPiece('R'));
+      expect(withPiece('R')).toBeGreaterThan(withPiece('P'));
+      expect(readFileSync(result.file.replace(/\.nnue$/, '.svg'), 'utf8')).toMatch(/^<svg .*validation loss/s);
+    },
+    120_000,
+  );
+});
+
+describe('the WebAssembly training kernel', () => {
+  for (const shape of [
+    { hidden: 32, buckets: 3 },
+    { hidden: 64, buckets: 1 },
+  ]) {
+    it(`gives the reference's loss and gradients to float32 rounding (2x${shape.hidden}, ${shape.buckets} buckets)`, () => {
+      const set = materialSet(3000, 5);
+      const size = layoutOf(shape).size;
+      const params = new Float32Array(size);
+      initParams(shape, params, 3);
+      // Larger than initial weights, so that activations saturate and clamping is tested too.
+      for (let i = 0; i < size; i++) params[i] *= 3;
+      const order = new Int32Array(set.count).map((_, i) => (i * 7919) % set.count);
+      const loss = { wdl: 0.3, scale: 400 };
+      const expected = new Float32Array(size);
+      const h = shape.hidden;
+      const reference = lossAndGradients(shape, params, expected, set, order, 100, 2900, loss, new Float32Array(h), new Float32Array(h));
+      const wasm = new WasmGradients(shape);
+      const actual = new Float32Array(size).fill(1);
+      const got = wasm.run(params, actual, set, order, 100, 2900, loss);
+      expect(Math.abs(got - reference)).toBeLessThan(1e-6 * reference);
+      // Added to what grads held (here 1 everywhere).
+      let largest = 0;
+      let worst = 0;
+      for (let i = 0; i < size; i++) {
+        largest = Math.max(largest, Math.abs(expected[i]));
+        worst = Math.max(worst, Math.abs(actual[i] - 1 - expected[i]));
+      }
+      expect(largest).toBeGreaterThan(1);
+      expect(worst).toBeLessThanOrEqual(1e-6 * largest + 1e-6);
+      // The loss alone, without gradients, is the same loss.
+      expect(wasm.run(params, null, set, order, 100, 2900, loss)).toBe(got);
+    });
+  }
+
+  it('in the bundle is train-kernel.wat assembled (npm run build:wasm after editing the .wat)', async () => {
+    // @ts-expect-error: a plain JavaScript module without types
+    const { assemble } = await import('../../scripts/build-wasm.mjs');
+    const { TRAIN_KERNEL_WASM_BASE64 } = await import('../../src/train/train-kernel-wasm.js');
+    const text = readFileSync(new URL('../../src/train/train-kernel.wat', import.meta.url), 'utf8');
+    const bytes: Buffer = await assemble(text);
+    expect(bytes.toString('base64')).toBe(TRAIN_KERNEL_WASM_BASE64);
+  });
 });
 
 describe('quantise', () => {
