@@ -7,7 +7,7 @@ import { generateMoves } from '../../src/board/movegen.js';
 import { Position } from '../../src/board/position.js';
 import { MAX_MOVES, isPromotion, moveFrom, moveKind, moveTo } from '../../src/board/types.js';
 import { NnueEvaluator } from '../../src/eval/nnue/evaluator.js';
-import { type Network, NetworkError, decodeNetwork, encodeNetwork } from '../../src/eval/nnue/network.js';
+import { type Network, NetworkError, decodeNetwork, encodeNetwork, outputCentipawns } from '../../src/eval/nnue/network.js';
 import { evaluateReference } from '../../src/eval/nnue/reference.js';
 import { wasmKernelFits } from '../../src/eval/nnue/wasm.js';
 import { initParams, quantise } from '../../src/train/nnue-model.js';
@@ -133,6 +133,17 @@ describe('NNUE evaluation', () => {
     const version = bytes.slice();
     new DataView(version.buffer).setUint32(4, 9, true);
     bad(version, /format version 9/);
+  });
+});
+
+describe('the output arithmetic', () => {
+  const net = { qa: 255, qb: 64, scale: 400, b2: Int32Array.of(0) } as Network;
+  it('gives 0, never -0 (which V8 would box on the heap), for outputs between -1 and 0', () => {
+    expect(Object.is(outputCentipawns(net, -100, 0), 0)).toBe(true);
+    expect(outputCentipawns(net, -255 * 255 * 64 * 10, 0)).toBe(-400 * 10);
+  });
+  it('does not wrap around for sums beyond 2^31, which a file may hold', () => {
+    expect(outputCentipawns(net, 2 ** 40, 0)).toBe(Math.trunc((Math.trunc(2 ** 40 / 255) * 400) / (255 * 64)));
   });
 });
 

@@ -120,13 +120,13 @@ export function inputIndex(side: number, piece: number, sq: number): number {
 /**
  * The network's output in centipawns from sum = Σ clamp(acc, 0, QA)² · W2 over
  * both perspectives (in units of 1/QA² · 1/QB) and the bucket's bias, in the
- * integer arithmetic every kernel shares. `| 0` truncates toward zero as
- * Math.trunc does, but never gives -0, a number V8 has to box on the heap
- * (one allocation in a few hundred evaluations). |sum / QA| < 2^31 for up to
- * 4096 neurons.
+ * integer arithmetic every kernel shares, truncated toward zero. The `+ 0`
+ * turns a -0 (any output between -1 and 0) into 0: V8 has to box a -0 on
+ * the heap, one allocation in a few hundred evaluations. (`| 0` would do the
+ * same but wraps beyond 2^31, which a file's weights may reach.)
  */
 export function outputCentipawns(net: Network, sum: number, bucket: number): number {
-  return (((((sum / net.qa) | 0) + net.b2[bucket]) * net.scale) / (net.qa * net.qb)) | 0;
+  return Math.trunc(((Math.trunc(sum / net.qa) + net.b2[bucket]) * net.scale) / (net.qa * net.qb)) + 0;
 }
 
 /** Output bucket of a position with `pieces` pieces on the board (kings included), out of `buckets`. */
