@@ -37,9 +37,10 @@ const count = numberOption(args, '--positions', 300_000);
 const rounds = numberOption(args, '--rounds', 3);
 const files = repeatedOption(args, '--data').map((f) => requireFile(f, 'a viriformat file (kestrel selfplay, convert-pgn)'));
 
-/** Positions of random games from the start position, PLIES plies long. */
 /** Random games this long average 18 pieces on the board, as self-play positions do after the trainer's filters. */
 const PLIES = 240;
+
+/** Positions of random games from the start position, PLIES plies long. */
 function randomPositions(n: number): PositionSet {
   const set = allocatePositions(n);
   const moves = new Int32Array(MAX_MOVES);

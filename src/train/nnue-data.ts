@@ -55,6 +55,24 @@ export function flipInput(index: number): number {
   return (index < 384 ? index + 384 : index - 384) ^ 56;
 }
 
+/**
+ * The W1 rows of position p's active inputs, as input * rowSize: the side to
+ * move's perspective into us, the other side's into them. Returns how many.
+ */
+export function activeRows(set: PositionSet, p: number, rowSize: number, us: Int32Array, them: Int32Array): number {
+  const features = set.features;
+  const side = set.sides[p];
+  const base = p * MAX_FEATURES;
+  const count = set.counts[p];
+  for (let k = 0; k < count; k++) {
+    const white = features[base + k];
+    const black = flipInput(white);
+    us[k] = (side === 0 ? white : black) * rowSize;
+    them[k] = (side === 0 ? black : white) * rowSize;
+  }
+  return count;
+}
+
 /** An empty set of `count` positions in shared memory. */
 export function allocatePositions(count: number): PositionSet {
   return {

@@ -9,7 +9,7 @@
 // the game's result and sigmoid(search score / scale).
 
 import { NNUE_INPUTS, type Network, ACTIVATION_SCRELU, outputBucket } from '../eval/nnue/network.js';
-import { MAX_FEATURES, type PositionSet, flipInput } from './nnue-data.js';
+import { MAX_FEATURES, type PositionSet, activeRows } from './nnue-data.js';
 
 /** Float weights are kept within this, so that W1 * QA and W2 * QB fit the quantised types. */
 export const WEIGHT_CLIP = 1.98;
@@ -74,79 +74,95 @@ export function targetOf(set: PositionSet, p: number, loss: LossSettings): numbe
   return loss.wdl * result + (1 - loss.wdl) * sigmoid(score / loss.scale);
 }
 
-/** The two accumulators of position p of set (us: the side to move's perspective). */
-function accumulate(
-  h: number,
-  b1: number,
-  params: Float32Array,
-  set: PositionSet,
-  p: number,
-  accUs: Float32Array,
-  accThem: Float32Array,
-): void {
-  const features = set.features;
-  const side = set.sides[p];
-  const base = p * MAX_FEATURES;
-  for (let j = 0; j < h; j++) {
-    accUs[j] = params[b1 + j];
-    accThem[j] = params[b1 + j];
-  }
-  for (let k = 0, count = set.counts[p]; k < count; k++) {
-    const white = features[base + k];
-    const black = flipInput(white);
-    const us = (side === 0 ? white : black) * h;
-    const them = (side === 0 ? black : white) * h;
-    for (let j = 0; j < h; j++) {
-      accUs[j] += params[us + j];
-      accThem[j] += params[them + j];
-    }
-  }
-}
-
-/** The output (in units of scale) from the accumulators, with the output weights starting at w2 and bias at b2. */
-function output(h: number, w2: number, b2: number, params: Float32Array, accUs: Float32Array, accThem: Float32Array): number {
-  let out = params[b2];
-  for (let j = 0; j < h; j++) {
-    const u = accUs[j] < 0 ? 0 : accUs[j] > 1 ? 1 : accUs[j];
-    const t = accThem[j] < 0 ? 0 : accThem[j] > 1 ? 1 : accThem[j];
-    out += params[w2 + j] * u * u + params[w2 + h + j] * t * t;
-  }
-  return out;
+/** A forward and backward pass over one position, whoever computes it: the reference below, or wasm-gradients.ts. */
+export interface PositionPass {
+  /** The output of position p of set (in units of scale, before the sigmoid), with the output weights of `bucket`. */
+  forward(set: PositionSet, p: number, bucket: number): number;
+  /** Adds the gradients of the position of the last forward(), g being the derivative of its loss by its output. */
+  backward(g: number, bucket: number): void;
 }
 
 /**
- * Forward and (with grads) backward pass over positions order[from..to) of
- * `set` (order null: from..to themselves); adds the gradients of the summed
- * loss to grads and returns the summed loss. accUs/accThem: scratch of H floats.
+ * Runs positions order[from..to) of set (order null: from..to themselves)
+ * through pass, forward and (withGradients) backward; returns their summed
+ * loss.
  */
-export function lossAndGradients(
-  shape: Shape,
-  params: Float32Array,
-  grads: Float32Array | null,
+export function passPositions(
+  pass: PositionPass,
+  buckets: number,
   set: PositionSet,
   order: Int32Array | null,
   from: number,
   to: number,
   loss: LossSettings,
-  accUs: Float32Array,
-  accThem: Float32Array,
+  withGradients: boolean,
 ): number {
-  const h = shape.hidden;
-  const l = layoutOf(shape);
-  const features = set.features;
   let total = 0;
   for (let n = from; n < to; n++) {
     const p = order === null ? n : order[n];
-    accumulate(h, l.b1, params, set, p, accUs, accThem);
-    const side = set.sides[p];
-    const bucket = outputBucket(set.counts[p], shape.buckets);
-    const w2 = l.w2 + bucket * 2 * h;
-    const prediction = sigmoid(output(h, w2, l.b2 + bucket, params, accUs, accThem));
+    const bucket = outputBucket(set.counts[p], buckets);
+    const prediction = sigmoid(pass.forward(set, p, bucket));
     const error = prediction - targetOf(set, p, loss);
     total += error * error;
-    if (grads === null) continue;
+    if (withGradients) pass.backward(2 * error * prediction * (1 - prediction), bucket);
+  }
+  return total;
+}
 
-    const g = 2 * error * prediction * (1 - prediction);
+/** The reference pass, in TypeScript over the float weights. */
+export class ReferencePass implements PositionPass {
+  private readonly layout: Layout;
+  private readonly h: number;
+  /** The accumulators of the last forward() (the side to move's and the other's); backward() turns them into their gradients. */
+  private readonly accUs: Float32Array;
+  private readonly accThem: Float32Array;
+  private readonly rowsUs = new Int32Array(MAX_FEATURES);
+  private readonly rowsThem = new Int32Array(MAX_FEATURES);
+  private count = 0;
+  params: Float32Array;
+  grads: Float32Array | null = null;
+
+  constructor(shape: Shape, params: Float32Array) {
+    this.layout = layoutOf(shape);
+    this.h = shape.hidden;
+    this.accUs = new Float32Array(shape.hidden);
+    this.accThem = new Float32Array(shape.hidden);
+    this.params = params;
+  }
+
+  forward(set: PositionSet, p: number, bucket: number): number {
+    const { h, params, accUs, accThem, rowsUs, rowsThem } = this;
+    const l = this.layout;
+    const count = activeRows(set, p, h, rowsUs, rowsThem);
+    this.count = count;
+    for (let j = 0; j < h; j++) {
+      accUs[j] = params[l.b1 + j];
+      accThem[j] = params[l.b1 + j];
+    }
+    for (let k = 0; k < count; k++) {
+      const us = rowsUs[k];
+      const them = rowsThem[k];
+      for (let j = 0; j < h; j++) {
+        accUs[j] += params[us + j];
+        accThem[j] += params[them + j];
+      }
+    }
+    // W2 . [clamp(acc, 0, 1)^2 of each perspective] + b2.
+    const w2 = l.w2 + bucket * 2 * h;
+    let out = params[l.b2 + bucket];
+    for (let j = 0; j < h; j++) {
+      const u = accUs[j] < 0 ? 0 : accUs[j] > 1 ? 1 : accUs[j];
+      const t = accThem[j] < 0 ? 0 : accThem[j] > 1 ? 1 : accThem[j];
+      out += params[w2 + j] * u * u + params[w2 + h + j] * t * t;
+    }
+    return out;
+  }
+
+  backward(g: number, bucket: number): void {
+    const { h, params, accUs, accThem, rowsUs, rowsThem } = this;
+    const grads = this.grads!;
+    const l = this.layout;
+    const w2 = l.w2 + bucket * 2 * h;
     grads[l.b2 + bucket] += g;
     // Through the output layer, into the accumulators (acc* now hold their gradients).
     for (let j = 0; j < h; j++) {
@@ -160,19 +176,35 @@ export function lossAndGradients(
       accThem[j] = y > 0 && y < 1 ? g * params[w2 + h + j] * 2 * y : 0;
       grads[l.b1 + j] += accUs[j] + accThem[j];
     }
-    const base = p * MAX_FEATURES;
-    for (let k = 0, count = set.counts[p]; k < count; k++) {
-      const white = features[base + k];
-      const black = flipInput(white);
-      const us = (side === 0 ? white : black) * h;
-      const them = (side === 0 ? black : white) * h;
+    for (let k = 0; k < this.count; k++) {
+      const us = rowsUs[k];
+      const them = rowsThem[k];
       for (let j = 0; j < h; j++) {
         grads[us + j] += accUs[j];
         grads[them + j] += accThem[j];
       }
     }
   }
-  return total;
+}
+
+/**
+ * Forward and (with grads) backward pass over positions order[from..to) of
+ * `set` (order null: from..to themselves) with the reference pass; adds the
+ * gradients of the summed loss to grads and returns the summed loss.
+ */
+export function lossAndGradients(
+  shape: Shape,
+  params: Float32Array,
+  grads: Float32Array | null,
+  set: PositionSet,
+  order: Int32Array | null,
+  from: number,
+  to: number,
+  loss: LossSettings,
+): number {
+  const pass = new ReferencePass(shape, params);
+  pass.grads = grads;
+  return passPositions(pass, shape.buckets, set, order, from, to, loss, grads !== null);
 }
 
 /**
@@ -203,11 +235,5 @@ export function quantise(shape: Shape, params: Float32Array, qa: number, minQb: 
 
 /** The float network's evaluation of position p of set, centipawns from the side to move's view. */
 export function floatEval(shape: Shape, params: Float32Array, set: PositionSet, p: number, scale: number): number {
-  const h = shape.hidden;
-  const l = layoutOf(shape);
-  const us = new Float32Array(h);
-  const them = new Float32Array(h);
-  accumulate(h, l.b1, params, set, p, us, them);
-  const bucket = outputBucket(set.counts[p], shape.buckets);
-  return output(h, l.w2 + bucket * 2 * h, l.b2 + bucket, params, us, them) * scale;
+  return new ReferencePass(shape, params).forward(set, p, outputBucket(set.counts[p], shape.buckets)) * scale;
 }

@@ -15,7 +15,17 @@ import { outputOf, refreshAccumulator } from '../eval/nnue/reference.js';
 import { startWorker, workerRole } from '../platform/node.js';
 import { lossChartSvg } from './loss-chart.js';
 import { DEFAULT_FILTER, type LoadedData, MAX_FEATURES, type PositionFilter, type PositionSet, loadPositions } from './nnue-data.js';
-import { type LossSettings, type Shape, WEIGHT_CLIP, floatEval, initParams, layoutOf, lossAndGradients, quantise } from './nnue-model.js';
+import {
+  type LossSettings,
+  ReferencePass,
+  type Shape,
+  WEIGHT_CLIP,
+  floatEval,
+  initParams,
+  layoutOf,
+  passPositions,
+  quantise,
+} from './nnue-model.js';
 import { WasmGradients, wasmTrainerAvailable } from './wasm-gradients.js';
 
 const ROLE = 'nnue-train-worker';
@@ -132,7 +142,7 @@ function shuffle(order: Int32Array, n: number, seed: number): void {
 }
 
 /** The worker threads, each with its own gradient buffer. */
-export class GradientWorkers {
+class GradientWorkers {
   private readonly workers: Worker[] = [];
   readonly grads: Float32Array[] = [];
 
@@ -199,8 +209,8 @@ export async function train(
       `read in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
   if (data.train.count === 0 || data.valid.count === 0) throw new Error('not enough positions to train and validate on');
-  if (settings.kernel === 'wasm' && !wasmTrainerAvailable())
-    log('WebAssembly SIMD is not available here: the TypeScript kernel computes the gradients');
+  const kernel: TrainKernel = settings.kernel === 'wasm' && !wasmTrainerAvailable() ? 'ts' : settings.kernel;
+  if (kernel !== settings.kernel) log('WebAssembly SIMD is not available here: the TypeScript kernel computes the gradients');
 
   const layout = layoutOf(shape);
   const params = new Float32Array(new SharedArrayBuffer(layout.size * 4));
@@ -220,7 +230,6 @@ export async function train(
   const m = new Float32Array(layout.size);
   const v = new Float32Array(layout.size);
   const order = new Int32Array(new SharedArrayBuffer(data.train.count * 4));
-  const kernel = settings.kernel === 'wasm' && !wasmTrainerAvailable() ? 'ts' : settings.kernel;
   const workers = new GradientWorkers(settings.threads, shape, loss, data, params, order, kernel);
   const history: EpochRecord[] = [];
   const batches = Math.ceil(data.train.count / settings.batch);
@@ -318,7 +327,7 @@ export async function train(
   const { filter, ...rest } = settings;
   writeFileSync(
     `${base}.json`,
-    `${JSON.stringify({ network: `kestrel-${hash}.nnue`, settings: { ...rest, filter }, positions: data.train.count, validPositions: data.valid.count, history, quantisation: check }, null, 2)}\n`,
+    `${JSON.stringify({ network: `kestrel-${hash}.nnue`, settings: { ...rest, filter, kernel }, positions: data.train.count, validPositions: data.valid.count, history, quantisation: check }, null, 2)}\n`,
   );
   return { file: `${base}.nnue`, history, positions: data.train.count, validPositions: data.valid.count, quantisation: check };
 }
@@ -355,18 +364,18 @@ export function isTrainWorker(): boolean {
 /** The worker body: gradients (or just the loss) of the positions it is sent. */
 export function runTrainWorker(): void {
   const input = workerData as WorkerInput;
-  const us = new Float32Array(input.shape.hidden);
-  const them = new Float32Array(input.shape.hidden);
   const wasm = input.kernel === 'wasm' ? new WasmGradients(input.shape) : null;
+  const reference = wasm === null ? new ReferencePass(input.shape, input.params) : null;
   parentPort!.on('message', (m: ToWorker) => {
     const set = m.set === 'train' ? input.train : input.valid;
     const order = m.set === 'train' ? input.order : null;
     const grads = m.gradients ? input.grads : null;
-    parentPort!.postMessage(
-      wasm !== null
-        ? wasm.run(input.params, grads, set, order, m.from, m.to, input.loss)
-        : lossAndGradients(input.shape, input.params, grads, set, order, m.from, m.to, input.loss, us, them),
-    );
+    if (wasm !== null) {
+      parentPort!.postMessage(wasm.run(input.params, grads, set, order, m.from, m.to, input.loss));
+    } else {
+      reference!.grads = grads;
+      parentPort!.postMessage(passPositions(reference!, input.shape.buckets, set, order, m.from, m.to, input.loss, grads !== null));
+    }
   });
 }
 

@@ -8,9 +8,9 @@
 // copies the weights in and adds the gradients out: about a megabyte each
 // way for H = 256, against some thousands of positions' work.
 
-import { outputBucket } from '../eval/nnue/network.js';
-import { MAX_FEATURES, type PositionSet, flipInput } from './nnue-data.js';
-import { type LossSettings, type Shape, layoutOf, sigmoid, targetOf } from './nnue-model.js';
+import { compileWasm } from '../eval/nnue/wasm.js';
+import { MAX_FEATURES, type PositionSet, activeRows } from './nnue-data.js';
+import { type Layout, type LossSettings, type PositionPass, type Shape, layoutOf, passPositions } from './nnue-model.js';
 import { TRAIN_KERNEL_WASM_BASE64 } from './train-kernel-wasm.js';
 
 interface Exports {
@@ -19,39 +19,33 @@ interface Exports {
   backward(g: number, n: number, w2: number): void;
 }
 
-let compiled: WebAssembly.Module | null | undefined;
-
-/** The compiled kernel, or null where WebAssembly SIMD is not available. */
-function kernelModule(): WebAssembly.Module | null {
-  if (compiled === undefined) {
-    try {
-      compiled = new WebAssembly.Module(Uint8Array.from(atob(TRAIN_KERNEL_WASM_BASE64), (c) => c.charCodeAt(0)));
-    } catch {
-      compiled = null;
-    }
-  }
-  return compiled;
-}
-
 /** Whether the WebAssembly trainer can run here. */
 export function wasmTrainerAvailable(): boolean {
-  return kernelModule() !== null;
+  return compileWasm(TRAIN_KERNEL_WASM_BASE64) !== null;
 }
 
 const align16 = (bytes: number): number => Math.ceil(bytes / 16) * 16;
 
-export class WasmGradients {
+export class WasmGradients implements PositionPass {
   private readonly k: Exports;
   private readonly shape: Shape;
+  private readonly layout: Layout;
   private readonly params: Float32Array;
   private readonly grads: Float32Array;
-  private readonly rows: Int32Array;
+  /** The row list the kernel reads: the side to move's rows, then (128 bytes on) the other side's. */
+  private readonly rowsUs: Int32Array;
+  private readonly rowsThem: Int32Array;
+  private count = 0;
 
   constructor(shape: Shape) {
-    const module = kernelModule();
+    const module = compileWasm(TRAIN_KERNEL_WASM_BASE64);
     if (module === null) throw new Error('WebAssembly SIMD is not available');
+    // train-kernel.wat reads the other side's rows 128 bytes after the side to move's, and rows 16 bytes at a time.
+    if (MAX_FEATURES !== 32 || shape.hidden % 4 !== 0)
+      throw new Error('the WebAssembly trainer needs 32 input slots and a hidden size divisible by 4');
     this.shape = shape;
-    const size = layoutOf(shape).size;
+    this.layout = layoutOf(shape);
+    const size = this.layout.size;
     const h = shape.hidden;
     const gradsAt = align16(size * 4);
     const accUs = gradsAt + align16(size * 4);
@@ -60,9 +54,26 @@ export class WasmGradients {
     const memory = new WebAssembly.Memory({ initial: Math.ceil((rows + 2 * MAX_FEATURES * 4) / 65536) });
     this.params = new Float32Array(memory.buffer, 0, size);
     this.grads = new Float32Array(memory.buffer, gradsAt, size);
-    this.rows = new Int32Array(memory.buffer, rows, 2 * MAX_FEATURES);
+    this.rowsUs = new Int32Array(memory.buffer, rows, MAX_FEATURES);
+    this.rowsThem = new Int32Array(memory.buffer, rows + MAX_FEATURES * 4, MAX_FEATURES);
     this.k = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as Exports;
-    this.k.setup(layoutOf(shape).b1 * 4, accUs, accThem, rows, gradsAt, h);
+    this.k.setup(this.layout.b1 * 4, accUs, accThem, rows, gradsAt, h);
+  }
+
+  forward(set: PositionSet, p: number, bucket: number): number {
+    // Rows as byte offsets into the weights, which start at byte 0.
+    this.count = activeRows(set, p, this.shape.hidden * 4, this.rowsUs, this.rowsThem);
+    return this.k.forward(this.count, this.w2(bucket)) + this.params[this.layout.b2 + bucket];
+  }
+
+  backward(g: number, bucket: number): void {
+    this.grads[this.layout.b2 + bucket] += g;
+    this.k.backward(g, this.count, this.w2(bucket));
+  }
+
+  /** Byte offset of the bucket's output weights. */
+  private w2(bucket: number): number {
+    return (this.layout.w2 + bucket * 2 * this.shape.hidden) * 4;
   }
 
   /** As lossAndGradients (nnue-model.ts): adds the gradients of positions order[from..to) of set to grads (unless null) and returns their summed loss. */
@@ -75,36 +86,9 @@ export class WasmGradients {
     to: number,
     loss: LossSettings,
   ): number {
-    const { hidden: h, buckets } = this.shape;
-    const l = layoutOf(this.shape);
-    const rowBytes = h * 4;
-    const features = set.features;
-    const rows = this.rows;
-    const k = this.k;
     this.params.set(params);
     if (grads !== null) this.grads.fill(0);
-    let total = 0;
-    for (let n = from; n < to; n++) {
-      const p = order === null ? n : order[n];
-      const side = set.sides[p];
-      const base = p * MAX_FEATURES;
-      const count = set.counts[p];
-      for (let i = 0; i < count; i++) {
-        const white = features[base + i];
-        const black = flipInput(white);
-        rows[i] = (side === 0 ? white : black) * rowBytes;
-        rows[MAX_FEATURES + i] = (side === 0 ? black : white) * rowBytes;
-      }
-      const bucket = outputBucket(count, buckets);
-      const w2 = (l.w2 + bucket * 2 * h) * 4;
-      const prediction = sigmoid(k.forward(count, w2) + this.params[l.b2 + bucket]);
-      const error = prediction - targetOf(set, p, loss);
-      total += error * error;
-      if (grads === null) continue;
-      const g = 2 * error * prediction * (1 - prediction);
-      this.grads[l.b2 + bucket] += g;
-      k.backward(g, count, w2);
-    }
+    const total = passPositions(this, this.shape.buckets, set, order, from, to, loss, grads !== null);
     if (grads !== null) {
       const mine = this.grads;
       for (let i = 0; i < mine.length; i++) grads[i] += mine[i];

@@ -12,19 +12,25 @@ interface Exports {
   output(us: number, them: number, w2: number, h: number, qa: number): number;
 }
 
-let compiled: WebAssembly.Module | null | undefined;
+const compiled = new Map<string, WebAssembly.Module | null>();
 
-/** The compiled kernel, or null where WebAssembly SIMD is not available. */
-function kernelModule(): WebAssembly.Module | null {
-  if (compiled === undefined) {
+/** The module of these base64 bytes, compiled once per thread, or null where WebAssembly SIMD is not available. */
+export function compileWasm(base64: string): WebAssembly.Module | null {
+  let module = compiled.get(base64);
+  if (module === undefined) {
     try {
-      const bytes = Uint8Array.from(atob(KERNEL_WASM_BASE64), (c) => c.charCodeAt(0));
-      compiled = new WebAssembly.Module(bytes);
+      module = new WebAssembly.Module(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
     } catch {
-      compiled = null;
+      module = null;
     }
+    compiled.set(base64, module);
   }
-  return compiled;
+  return module;
+}
+
+/** The engine's kernel (kernel.wat), compiled. */
+function kernelModule(): WebAssembly.Module | null {
+  return compileWasm(KERNEL_WASM_BASE64);
 }
 
 /**
