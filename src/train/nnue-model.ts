@@ -61,12 +61,12 @@ export interface LossSettings {
   scale: number;
 }
 
-export function sigmoid(x: number): number {
+function sigmoid(x: number): number {
   return 1 / (1 + Math.exp(-x));
 }
 
 /** The training target of position p: the blend of its game's result and its search score, from the side to move's view. */
-export function targetOf(set: PositionSet, p: number, loss: LossSettings): number {
+function targetOf(set: PositionSet, p: number, loss: LossSettings): number {
   const side = set.sides[p];
   const whiteResult = set.results[p] / 2;
   const result = side === 0 ? whiteResult : 1 - whiteResult;

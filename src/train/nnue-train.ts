@@ -119,7 +119,7 @@ export interface TrainResult {
  * integer output cost a few centipawns (x6: mean 5.2, max 25; x7: 5.8, 28);
  * beyond these, the file is still written but the trainer warns.
  */
-export const QUANTISATION_TOLERANCE = { meanAbs: 10, maxAbs: 50 };
+const QUANTISATION_TOLERANCE = { meanAbs: 10, maxAbs: 50 };
 
 function clock(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
