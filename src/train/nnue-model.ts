@@ -109,25 +109,64 @@ export function passPositions(
   return total;
 }
 
-/** The reference pass, in TypeScript over the float weights. */
-export class ReferencePass implements PositionPass {
+/** What a training worker runs its share of a batch through: the reference pass below, or wasm-gradients.ts. */
+export interface GradientPass {
+  /**
+   * Adds the gradients of positions order[from..to) of set (order null:
+   * from..to themselves) under the weights params to grads (unless null);
+   * returns their summed loss.
+   */
+  run(
+    params: Float32Array,
+    grads: Float32Array | null,
+    set: PositionSet,
+    order: Int32Array | null,
+    from: number,
+    to: number,
+    loss: LossSettings,
+  ): number;
+}
+
+/** The reference pass, in TypeScript over the float weights (the test oracle of the WebAssembly one). */
+export class ReferencePass implements PositionPass, GradientPass {
   private readonly layout: Layout;
   private readonly h: number;
+  private readonly buckets: number;
   /** The accumulators of the last forward() (the side to move's and the other's); backward() turns them into their gradients. */
   private readonly accUs: Float32Array;
   private readonly accThem: Float32Array;
   private readonly rowsUs = new Int32Array(MAX_FEATURES);
   private readonly rowsThem = new Int32Array(MAX_FEATURES);
   private count = 0;
-  params: Float32Array;
-  grads: Float32Array | null = null;
+  private params: Float32Array = new Float32Array(0);
+  private grads: Float32Array | null = null;
 
-  constructor(shape: Shape, params: Float32Array) {
+  constructor(shape: Shape) {
     this.layout = layoutOf(shape);
     this.h = shape.hidden;
+    this.buckets = shape.buckets;
     this.accUs = new Float32Array(shape.hidden);
     this.accThem = new Float32Array(shape.hidden);
+  }
+
+  run(
+    params: Float32Array,
+    grads: Float32Array | null,
+    set: PositionSet,
+    order: Int32Array | null,
+    from: number,
+    to: number,
+    loss: LossSettings,
+  ): number {
     this.params = params;
+    this.grads = grads;
+    return passPositions(this, this.buckets, set, order, from, to, loss, grads !== null);
+  }
+
+  /** The float network's evaluation of position p of set under the weights params, in units of scale from the side to move's view. */
+  evaluate(params: Float32Array, set: PositionSet, p: number): number {
+    this.params = params;
+    return this.forward(set, p, outputBucket(set.counts[p], this.buckets));
   }
 
   forward(set: PositionSet, p: number, bucket: number): number {
@@ -188,26 +227,6 @@ export class ReferencePass implements PositionPass {
 }
 
 /**
- * Forward and (with grads) backward pass over positions order[from..to) of
- * `set` (order null: from..to themselves) with the reference pass; adds the
- * gradients of the summed loss to grads and returns the summed loss.
- */
-export function lossAndGradients(
-  shape: Shape,
-  params: Float32Array,
-  grads: Float32Array | null,
-  set: PositionSet,
-  order: Int32Array | null,
-  from: number,
-  to: number,
-  loss: LossSettings,
-): number {
-  const pass = new ReferencePass(shape, params);
-  pass.grads = grads;
-  return passPositions(pass, shape.buckets, set, order, from, to, loss, grads !== null);
-}
-
-/**
  * The network rounded to the file's integer types. W2 is scaled by the
  * largest QB from minQb up (at most 1024; any integer, not only a power of
  * two) that keeps every output weight within ±127: the output weights keep
@@ -231,9 +250,4 @@ export function quantise(shape: Shape, params: Float32Array, qa: number, minQb: 
   const b2 = new Int32Array(shape.buckets);
   for (let i = 0; i < shape.buckets; i++) b2[i] = Math.round(params[l.b2 + i] * qa * qb);
   return { hidden: h, buckets: shape.buckets, activation: ACTIVATION_SCRELU, qa, qb, scale, w1, b1, w2, b2 };
-}
-
-/** The float network's evaluation of position p of set, centipawns from the side to move's view. */
-export function floatEval(shape: Shape, params: Float32Array, set: PositionSet, p: number, scale: number): number {
-  return new ReferencePass(shape, params).forward(set, p, outputBucket(set.counts[p], shape.buckets)) * scale;
 }

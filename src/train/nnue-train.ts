@@ -16,14 +16,13 @@ import { startWorker, workerRole } from '../platform/node.js';
 import { lossChartSvg } from './loss-chart.js';
 import { DEFAULT_FILTER, type LoadedData, MAX_FEATURES, type PositionFilter, type PositionSet, loadPositions } from './nnue-data.js';
 import {
+  type GradientPass,
   type LossSettings,
   ReferencePass,
   type Shape,
   WEIGHT_CLIP,
-  floatEval,
   initParams,
   layoutOf,
-  passPositions,
   quantise,
 } from './nnue-model.js';
 import { WasmGradients, wasmTrainerAvailable } from './wasm-gradients.js';
@@ -337,6 +336,7 @@ function quantisationError(shape: Shape, params: Float32Array, net: Network, set
   const samples = Math.min(set.count, 20000);
   const us = new Int16Array(net.hidden);
   const them = new Int16Array(net.hidden);
+  const float = new ReferencePass(shape);
   let sum = 0;
   let max = 0;
   for (let i = 0; i < samples; i++) {
@@ -346,7 +346,7 @@ function quantisationError(shape: Shape, params: Float32Array, net: Network, set
     refreshAccumulator(net, side, inputs, inputs.length, us);
     refreshAccumulator(net, side ^ 1, inputs, inputs.length, them);
     const bucket = outputBucket(set.counts[p], net.buckets);
-    const diff = Math.abs(outputOf(net, us, them, bucket) - floatEval(shape, params, set, p, scale));
+    const diff = Math.abs(outputOf(net, us, them, bucket) - float.evaluate(params, set, p) * scale);
     sum += diff;
     if (diff > max) max = diff;
   }
@@ -364,18 +364,11 @@ export function isTrainWorker(): boolean {
 /** The worker body: gradients (or just the loss) of the positions it is sent. */
 export function runTrainWorker(): void {
   const input = workerData as WorkerInput;
-  const wasm = input.kernel === 'wasm' ? new WasmGradients(input.shape) : null;
-  const reference = wasm === null ? new ReferencePass(input.shape, input.params) : null;
+  const pass: GradientPass = input.kernel === 'wasm' ? new WasmGradients(input.shape) : new ReferencePass(input.shape);
   parentPort!.on('message', (m: ToWorker) => {
     const set = m.set === 'train' ? input.train : input.valid;
     const order = m.set === 'train' ? input.order : null;
-    const grads = m.gradients ? input.grads : null;
-    if (wasm !== null) {
-      parentPort!.postMessage(wasm.run(input.params, grads, set, order, m.from, m.to, input.loss));
-    } else {
-      reference!.grads = grads;
-      parentPort!.postMessage(passPositions(reference!, input.shape.buckets, set, order, m.from, m.to, input.loss, grads !== null));
-    }
+    parentPort!.postMessage(pass.run(input.params, m.gradients ? input.grads : null, set, order, m.from, m.to, input.loss));
   });
 }
 

@@ -1,7 +1,6 @@
 // The trainer's forward and backward pass in WebAssembly with SIMD
 // (train-kernel.wat), for the worker threads: the same losses and gradients
-// as lossAndGradients in nnue-model.ts (the reference, and the test oracle),
-// to float32 rounding.
+// as ReferencePass in nnue-model.ts (the test oracle), to float32 rounding.
 //
 // The module's memory holds a copy of the weights, the worker's gradients,
 // two accumulators and the row list of the position at hand. Each call
@@ -10,7 +9,7 @@
 
 import { compileWasm } from '../eval/nnue/wasm.js';
 import { MAX_FEATURES, type PositionSet, activeRows } from './nnue-data.js';
-import { type Layout, type LossSettings, type PositionPass, type Shape, layoutOf, passPositions } from './nnue-model.js';
+import { type GradientPass, type Layout, type LossSettings, type PositionPass, type Shape, layoutOf, passPositions } from './nnue-model.js';
 import { TRAIN_KERNEL_WASM_BASE64 } from './train-kernel-wasm.js';
 
 interface Exports {
@@ -26,7 +25,7 @@ export function wasmTrainerAvailable(): boolean {
 
 const align16 = (bytes: number): number => Math.ceil(bytes / 16) * 16;
 
-export class WasmGradients implements PositionPass {
+export class WasmGradients implements PositionPass, GradientPass {
   private readonly k: Exports;
   private readonly shape: Shape;
   private readonly layout: Layout;
@@ -76,7 +75,7 @@ export class WasmGradients implements PositionPass {
     return (this.layout.w2 + bucket * 2 * this.shape.hidden) * 4;
   }
 
-  /** As lossAndGradients (nnue-model.ts): adds the gradients of positions order[from..to) of set to grads (unless null) and returns their summed loss. */
+  /** As GradientPass says: the weights are copied in, the gradients added out. */
   run(
     params: Float32Array,
     grads: Float32Array | null,

@@ -15,7 +15,7 @@ import { decodeNetwork, inputIndex } from '../../src/eval/nnue/network.js';
 import { evaluateReference } from '../../src/eval/nnue/reference.js';
 import { DEFAULT_FILTER, type LoadedData, MAX_FEATURES, type PositionSet, allocatePositions } from '../../src/train/nnue-data.js';
 import { DEFAULT_TRAIN_SETTINGS, train } from '../../src/train/nnue-train.js';
-import { initParams, layoutOf, lossAndGradients, quantise } from '../../src/train/nnue-model.js';
+import { ReferencePass, initParams, layoutOf, quantise } from '../../src/train/nnue-model.js';
 import { WasmGradients } from '../../src/train/wasm-gradients.js';
 import { PERFT_FENS, rng } from '../eval/fixtures.js';
 
@@ -119,7 +119,7 @@ describe('the WebAssembly training kernel', () => {
       const order = new Int32Array(set.count).map((_, i) => (i * 7919) % set.count);
       const loss = { wdl: 0.3, scale: 400 };
       const expected = new Float32Array(size);
-      const reference = lossAndGradients(shape, params, expected, set, order, 100, 2900, loss);
+      const reference = new ReferencePass(shape).run(params, expected, set, order, 100, 2900, loss);
       const wasm = new WasmGradients(shape);
       const actual = new Float32Array(size).fill(1);
       const got = wasm.run(params, actual, set, order, 100, 2900, loss);
