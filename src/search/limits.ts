@@ -23,13 +23,28 @@ export interface GoParams {
   searchmoves: string[];
 }
 
+/**
+ * The search drivers (UCI option SearchDriver): alpha-beta as principal
+ * variation search (the default) or MTD(f), and Monte Carlo tree search
+ * (mcts.ts) with the network's value at the leaves (`mcts`) or quiescence
+ * search's (`-qs`), and priors from the engine's move ordering or uniform
+ * ones (`-uniform`, the ablation).
+ */
+export const SEARCH_DRIVERS = ['pvs', 'mtdf', 'mcts', 'mcts-qs', 'mcts-uniform', 'mcts-qs-uniform'] as const;
+export type SearchDriver = (typeof SEARCH_DRIVERS)[number];
+
+/** Whether a driver is one of the Monte Carlo tree searches. */
+export function isMctsDriver(driver: SearchDriver): boolean {
+  return driver.startsWith('mcts');
+}
+
 export interface SearchOptions {
   multiPv: number;
   moveOverhead: number;
   chess960: boolean;
   showWdl: boolean;
-  /** 'pvs' (default) or 'mtdf'. */
-  driver: 'pvs' | 'mtdf';
+  /** 'pvs' (default), 'mtdf' or one of the Monte Carlo tree searches (SEARCH_DRIVERS). */
+  driver: SearchDriver;
   /** A limited strength (strength.ts: Skill Level, UCI_Elo); absent: full strength. */
   strength?: StrengthLimit;
 }

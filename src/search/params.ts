@@ -121,3 +121,35 @@ export const CORRECTION_WEIGHT_MAX = 16;
 export const TT_KEEP_DEPTH_MARGIN = 3;
 /** Each search of age counts as this many plies of depth when choosing the entry to replace. [2, 16] */
 export const TT_AGE_WEIGHT = 8;
+
+// --- Monte Carlo tree search (the mcts drivers: mcts.ts, mcts-priors.ts) ------------------
+/** PUCT: a child's score is Q + MCTS_CPUCT * P * sqrt(N_parent) / (1 + N_child), Q in [-1, 1]. [0.5, 5] */
+export const MCTS_CPUCT = 1.5;
+/** First-play urgency: an unvisited child counts as its parent's Q less this times sqrt(the visited children's priors). [0, 1.5] */
+export const MCTS_FPU_REDUCTION = 0.3;
+/** A score of s centipawns is worth sigmoid(s / this) as an expected score: the network's training scale. [200, 800] */
+export const MCTS_VALUE_SCALE = 400;
+/** Temperature of the softmax that turns the priors' logits into probabilities. [0.25, 4] */
+export const MCTS_PRIOR_TEMPERATURE = 1;
+/** Prior logit of the transposition table's move. [0, 6] */
+export const MCTS_PRIOR_TT = 3;
+/** Prior logit of a capture or promotion that does not lose material by static exchange... [0, 5] */
+export const MCTS_PRIOR_GOOD_NOISY = 2;
+/** ...plus its victim's exchange value divided by this (most valuable victim first). [200, 2000] */
+export const MCTS_PRIOR_MVV_DIVISOR = 500;
+/** Prior logit of a capture that loses material by static exchange. [-4, 1] */
+export const MCTS_PRIOR_BAD_NOISY = -1;
+/** Prior logit of an under-promotion. [-8, 0] */
+export const MCTS_PRIOR_UNDERPROMOTION = -4;
+/** Prior logit added to a move that gives check. [0, 3] */
+export const MCTS_PRIOR_CHECK = 1;
+/** A quiet move's history (butterfly plus the continuation of the last move) adds one logit per this much. [2048, 32768] */
+export const MCTS_PRIOR_HISTORY_DIVISOR = 8192;
+/** The short PVS that fills the table and the histories for the priors before the tree grows: at most this depth... [1, 12] */
+export const MCTS_PRESEARCH_DEPTH = 8;
+/** ...and at most this many nodes. [0, 50000] */
+export const MCTS_PRESEARCH_NODES = 4000;
+/** Move choice: root moves with at least this share of the most visited one's visits are told apart by Q. [0.8, 1] */
+export const MCTS_VISIT_TIE_SHARE = 0.95;
+/** With a clock, the search stops after this share of the soft time budget (never after the hard limit). [0.5, 2] */
+export const MCTS_TIME_SHARE = 1;

@@ -22,7 +22,9 @@ import { evaluate } from '../eval/index.js';
 import type { SearchControl } from './control.js';
 import { CorrectionHistory } from './correction.js';
 import { MoveHistory, NO_CONT, contKey, isNoisy } from './history.js';
-import { type GoParams, NO_REPORT, type SearchLine, type SearchOptions, type SearchReport } from './limits.js';
+import { type GoParams, NO_REPORT, type SearchLine, type SearchOptions, type SearchReport, isMctsDriver } from './limits.js';
+import { Mcts } from './mcts.js';
+import type { MctsTree } from './mcts-tree.js';
 import { MovePicker } from './movepick.js';
 import * as P from './params.js';
 import { type HelperThreads, type ThreadRole, type ThreadState, bestHelperResult, helperSkipsDepth } from './threads.js';
@@ -87,6 +89,10 @@ export class Searcher {
   private readonly rootExcluded = new Int32Array(MAX_MOVES);
   private rootExcludedCount = 0;
   private readonly time = new TimeManager();
+  /** Megabytes of Hash: the size of the table, and of the Monte Carlo tree search's node pool. */
+  private hashMb: number;
+  /** The Monte Carlo tree search (the mcts drivers) and its tree, made at its first search. */
+  private mcts: Mcts | null = null;
 
   private pos!: Position;
   private control!: SearchControl;
@@ -122,17 +128,26 @@ export class Searcher {
   /** A searcher with a table of its own (hashMb), or over a given one (a helper's view of the shared table). */
   constructor(hashMbOrTable: number | TranspositionTable = 16) {
     this.tt = typeof hashMbOrTable === 'number' ? new TranspositionTable(hashMbOrTable) : hashMbOrTable;
+    this.hashMb = typeof hashMbOrTable === 'number' ? hashMbOrTable : 16;
     for (let i = 0; i < MAX_PLY * 2; i++) this.pickers.push(new MovePicker(this.history, this.moves, this.scores, (i >> 1) * MAX_MOVES));
+  }
+
+  /** The node pool of the mcts drivers' tree (null before their first search): for tests and benchmarks. */
+  get mctsTree(): MctsTree | null {
+    return this.mcts === null ? null : this.mcts.tree;
   }
 
   setHashSize(mb: number): void {
     this.tt.resize(mb);
+    this.hashMb = mb;
+    this.mcts = null;
   }
 
-  /** Forgets everything learned: table, move-ordering statistics and evaluation corrections (`ucinewgame`). */
+  /** Forgets everything learned: table, move-ordering statistics, evaluation corrections and the MCTS tree (`ucinewgame`). */
   clear(): void {
     this.tt.clear();
     this.clearLearned();
+    this.mcts?.reset();
   }
 
   /** Forgets the move-ordering statistics and the evaluation corrections, keeping the table. */
@@ -163,6 +178,11 @@ export class Searcher {
     report: SearchReport = NO_REPORT,
     role?: ThreadRole,
   ): SearchResult {
+    if (isMctsDriver(options.driver)) {
+      if (options.strength === undefined) return this.goMcts(pos, params, options, control, report, role);
+      report({ type: 'note', text: 'UCI_LimitStrength and Skill Level play with the pvs driver, with which the levels were calibrated' });
+      options = { ...options, driver: 'pvs' };
+    }
     this.begin(pos, params, options, control, report, role);
     const isHelper = this.threadIndex > 0;
     const maxDepth = Math.min(MAX_PLY - 4, params.depth !== undefined && params.depth > 0 ? params.depth : MAX_PLY - 4);
@@ -259,6 +279,105 @@ export class Searcher {
     }
     if (!reportedLast) this.line(Math.max(1, completedDepth), Math.max(1, lastSeldepth), 1, score, line, 'exact');
     return { move: bestMove, ponder: this.ponderMoveAfter(lastPv, bestMove), score };
+  }
+
+  /**
+   * A search by one of the mcts drivers (mcts.ts), on this thread alone: a
+   * short PVS first, which fills the table and the histories that the priors
+   * read (not with uniform priors), then the tree search.
+   */
+  private goMcts(
+    pos: Position,
+    params: GoParams,
+    options: SearchOptions,
+    control: SearchControl,
+    report: SearchReport,
+    role?: ThreadRole,
+  ): SearchResult {
+    const startTime = performance.now();
+    if (role?.kind === 'main' && role.helpers.count > 0) {
+      report({ type: 'note', text: `Threads ${role.helpers.count + 1}: the mcts driver searches with one thread` });
+    }
+    const rootCount = generateMoves(pos, this.moves, 0, false);
+    const preSearch = !options.driver.endsWith('-uniform') && P.MCTS_PRESEARCH_NODES > 0 && rootCount > 0;
+    let fallback = 0;
+    if (preSearch) {
+      const pre: GoParams = {
+        depth: P.MCTS_PRESEARCH_DEPTH,
+        nodes: P.MCTS_PRESEARCH_NODES,
+        infinite: false,
+        ponder: false,
+        searchmoves: params.searchmoves,
+      };
+      fallback = this.go(pos, pre, { ...options, driver: 'pvs', multiPv: 1 }, control, NO_REPORT).move;
+    }
+    this.beginMcts(pos, params, options, control, report, startTime, !preSearch);
+    if (rootCount === 0) {
+      const score = pos.inCheck() ? -MATE : 0;
+      this.line(0, 0, 1, score, [], 'exact');
+      this.waitWhileInfinite(params);
+      return { move: 0, ponder: 0, score };
+    }
+    if (this.mcts === null) {
+      try {
+        this.mcts = new Mcts(this.hashMb);
+      } catch {
+        report({ type: 'note', text: `error: could not allocate ${this.hashMb} MB for the mcts node pool; using 1 MB` });
+        this.mcts = new Mcts(1);
+      }
+    }
+    const result = this.mcts.search(this, pos, params, options, control, report, fallback, startTime);
+    this.waitWhileInfinite(params);
+    return { move: result.move, ponder: this.ponderMoveAfter(result.pv, result.move), score: result.score };
+  }
+
+  /**
+   * The state of an MCTS search, for the quiescence searches at its leaves:
+   * no node limit (`go nodes` counts playouts), the hard time limit and the
+   * stop flag. fresh: a new search of the table and aged histories (when no
+   * PVS ran before).
+   */
+  private beginMcts(
+    pos: Position,
+    params: GoParams,
+    options: SearchOptions,
+    control: SearchControl,
+    report: SearchReport,
+    startTime: number,
+    fresh: boolean,
+  ): void {
+    this.helpers = null;
+    this.shared = null;
+    this.threadIndex = 0;
+    this.pos = pos;
+    this.control = control;
+    this.report = report;
+    this.nodes = 0;
+    this.seldepth = 0;
+    this.stopped = false;
+    this.startTime = startTime;
+    this.pondering = params.ponder;
+    this.nodeLimitTotal = 0;
+    this.nodeLimit = 0;
+    this.showCurrMove = false;
+    this.stoppedByHelper = false;
+    // Past depth 1, checkLimits applies the hard time limit.
+    this.rootDepth = 2;
+    if (fresh) {
+      this.tt.newSearch();
+      this.history.age();
+    }
+    this.time.start(params, pos.side, options.moveOverhead);
+  }
+
+  /** An MCTS leaf's value (mcts.ts): the quiescence score of the position, side to move's view. */
+  leafQuiescence(): number {
+    return this.qsearch(-INFINITE, INFINITE, 0);
+  }
+
+  /** Whether the stop flag or the time limit has cut the search (a leaf's quiescence search) short. */
+  get interrupted(): boolean {
+    return this.stopped;
   }
 
   /** Sets up the search's state, limits and role for one `go`. */

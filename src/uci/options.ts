@@ -10,6 +10,7 @@ import { BOOK_MODES } from '../book/reader.js';
 import { BOOK_OPTION_DEFAULTS } from '../book/uci-book.js';
 import { platform } from '../platform/index.js';
 import { USE_NNUE_DEFAULT } from '../eval/index.js';
+import { SEARCH_DRIVERS, type SearchDriver } from '../search/limits.js';
 import { FULL_SKILL, MAX_ELO, MIN_ELO, type StrengthLimit, limitFromOptions } from '../search/strength.js';
 import { MAX_THREADS } from '../search/threads.js';
 
@@ -58,7 +59,7 @@ const OPTION_DECLS: readonly OptionDecl[] = [
   { name: 'UCI_LimitStrength', type: 'check', default: false },
   { name: 'UCI_Elo', type: 'spin', default: DEFAULT_ELO, min: MIN_ELO, max: MAX_ELO },
   { name: 'Skill Level', type: 'spin', default: FULL_SKILL, min: 0, max: FULL_SKILL },
-  { name: 'SearchDriver', type: 'combo', default: 'pvs', vars: ['pvs', 'mtdf'] },
+  { name: 'SearchDriver', type: 'combo', default: 'pvs', vars: [...SEARCH_DRIVERS] },
   { name: 'UseNNUE', type: 'check', default: USE_NNUE_DEFAULT },
   { name: 'EvalFile', type: 'string', default: BUILT_IN_NETWORK },
   { name: 'OwnBook', type: 'check', default: BOOK_OPTION_DEFAULTS.OwnBook },
@@ -127,8 +128,8 @@ export class OptionValues {
   get showWdl(): boolean {
     return this.values.get('UCI_ShowWDL') as boolean;
   }
-  get driver(): 'pvs' | 'mtdf' {
-    return this.values.get('SearchDriver') as 'pvs' | 'mtdf';
+  get driver(): SearchDriver {
+    return this.values.get('SearchDriver') as SearchDriver;
   }
   /** The strength limit of UCI_LimitStrength, UCI_Elo and Skill Level (null: full strength), its moves chosen with `seed`. */
   strength(seed: number): StrengthLimit | null {

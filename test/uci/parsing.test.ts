@@ -84,7 +84,9 @@ describe('parseGo', () => {
 
 describe('options', () => {
   it('declares the options in UCI syntax', () => {
-    expect(optionLines()).toContain('option name SearchDriver type combo default pvs var pvs var mtdf');
+    expect(optionLines()).toContain(
+      'option name SearchDriver type combo default pvs var pvs var mtdf var mcts var mcts-qs var mcts-uniform var mcts-qs-uniform',
+    );
   });
 
   it('matches names case-insensitively, spaces collapsed, and parses each type', () => {
@@ -95,6 +97,8 @@ describe('options', () => {
     expect(o.chess960).toBe(true);
     o.set('name searchdriver value MTDF'.split(' '));
     expect(o.driver).toBe('mtdf');
+    o.set('name SearchDriver value mcts-QS-uniform'.split(' '));
+    expect(o.driver).toBe('mcts-qs-uniform');
     expect(o.set('name Clear Hash'.split(' ')).name).toBe('Clear Hash');
   });
 
