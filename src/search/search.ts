@@ -519,12 +519,35 @@ export class Searcher {
       const beta = g === lower ? g + 1 : g;
       g = this.search(beta - 1, beta, depth, 0, false);
       if (this.stopped) return g;
-      if (this.pvTable[0] !== 0) best = this.pvTable[0];
+      if (this.pvLength[0] > 0) best = this.pvTable[0];
       if (g < beta) upper = g;
       else lower = g;
     }
-    if (this.pvTable[0] === 0) this.pvTable[0] = best;
+    // A last probe that failed low leaves no line: the move of the last one
+    // that failed high stands for it. Null-window probes can be cut off at
+    // the root by the table or by pruning, without a move: then the table's
+    // move, else the first legal one.
+    if (this.pvLength[0] === 0) {
+      if (best === 0) best = this.rootFallbackMove();
+      this.pvTable[0] = best;
+      this.pvLength[0] = best === 0 ? 0 : 1;
+    }
     return g;
+  }
+
+  /** The table's move at the root if it is legal (and not excluded), else the first legal move not excluded (0: none). */
+  private rootFallbackMove(): number {
+    const pos = this.pos;
+    const count = generateMoves(pos, this.moves, 0, false);
+    const ttMove = this.tt.probe(pos.keyLo, pos.keyHi) ? this.tt.move : 0;
+    let first = 0;
+    for (let i = 0; i < count; i++) {
+      const move = this.moves[i];
+      if (this.isRootExcluded(move)) continue;
+      if (move === ttMove) return move;
+      if (first === 0) first = move;
+    }
+    return first;
   }
 
   // ---------------------------------------------------------------------------
