@@ -1,6 +1,7 @@
 // Allocation check: move generation and make/unmake must allocate nothing,
 // and neither must the network's evaluation with its incremental
-// accumulators (every node of a walk evaluated, with each kernel).
+// accumulators (every node of a walk evaluated, with each kernel), nor the
+// Monte Carlo tree search's playouts once its node pool exists.
 // Run with `npx tsx bench/alloc.ts`.
 //
 // Method: after warm-up runs (so the JIT has compiled everything), run large
@@ -17,6 +18,9 @@ import { Position, START_FEN } from '../src/board/position.js';
 import { MAX_MOVES } from '../src/board/types.js';
 import { embeddedNetwork } from '../src/eval/index.js';
 import { NnueEvaluator } from '../src/eval/nnue/evaluator.js';
+import { SearchControl } from '../src/search/control.js';
+import { DEFAULT_SEARCH_OPTIONS, type SearchDriver } from '../src/search/limits.js';
+import { Searcher } from '../src/search/search.js';
 
 const CASES: Array<[string, string, number]> = [
   ['start position', START_FEN, 6],
@@ -105,6 +109,50 @@ for (const kernel of ['wasm', 'ts'] as const) {
     if (gcs > 0 || growth - control > SLACK_BYTES) allocated = true;
     console.log(
       `${name.padEnd(20)} ${evaluator.kernelName.padStart(6)} ${String(leaves).padStart(12)} ${`${growth - control} B`.padStart(12)} ${String(gcs).padStart(4)}`,
+    );
+  }
+}
+// The tree search: a search of SHORT playouts and one of LONG, each from an
+// empty tree (a search allocates a little for its lines and notes, and its
+// short PVS, the same whatever its length); their difference is what the
+// extra playouts allocate.
+const SHORT = 2000;
+const LONG = 22000;
+/**
+ * Heap growth allowed for the LONG - SHORT extra playouts: four bytes a
+ * playout, where one object per playout would take 12 or more. What there
+ * is: the clock read every 32 playouts (performance.now() boxes its result,
+ * about a byte a playout), and the lines reported as the depth grows and
+ * every second (more of them on a slow machine).
+ */
+const MCTS_SLACK_BYTES = 4 * (LONG - SHORT);
+const searcher = new Searcher(64);
+async function mctsRun(driver: SearchDriver, fen: string, playouts: number): Promise<{ growth: number; gcs: number }> {
+  const root = new Position(fen);
+  searcher.clear();
+  const start = performance.now();
+  const heapBefore = getHeapStatistics().used_heap_size;
+  searcher.go(
+    root,
+    { nodes: playouts, infinite: false, ponder: false, searchmoves: [] },
+    { ...DEFAULT_SEARCH_OPTIONS, driver },
+    new SearchControl(),
+  );
+  const growth = getHeapStatistics().used_heap_size - heapBefore;
+  const end = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  return { growth, gcs: gcTimes.filter((t) => t >= start && t <= end).length };
+}
+console.log(`tree search          driver          playouts  heap growth (${LONG} - ${SHORT})  GCs`);
+for (const driver of ['mcts', 'mcts-qs', 'mcts-uniform'] as const) {
+  for (let pass = 0; pass < 2; pass++) for (const [, fen] of CASES) await mctsRun(driver, fen, SHORT);
+  for (const [name, fen] of CASES) {
+    const short = await mctsRun(driver, fen, SHORT);
+    const long = await mctsRun(driver, fen, LONG);
+    const extra = long.growth - short.growth;
+    if (long.gcs > 0 || extra > MCTS_SLACK_BYTES) allocated = true;
+    console.log(
+      `${name.padEnd(20)} ${driver.padEnd(14)} ${String(LONG).padStart(9)} ${`${extra} B`.padStart(26)} ${String(long.gcs).padStart(4)}`,
     );
   }
 }

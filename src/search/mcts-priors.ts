@@ -52,20 +52,22 @@ export function computePriors(
   const board = pos.board;
   const side = pos.side;
   const cont1 = lastMoveKey(pos);
-  let max = -Infinity;
+  // Each logit is written into logits[] branch by branch: a variable that
+  // took both integer and fractional values would be boxed on the heap.
+  let max = Number.NEGATIVE_INFINITY;
   for (let i = 0; i < count; i++) {
     const m = moves[i];
     const kind = m >> 12;
     const to = moveTo(m);
     const victim = kind === EN_PASSANT ? PAWN : kind === CASTLE ? 0 : board[to] & 7;
-    let logit: number;
-    if (kind >= PROMO_KNIGHT && kind !== PROMO_QUEEN) logit = MCTS_PRIOR_UNDERPROMOTION;
-    else if (victim !== 0 || kind === PROMO_QUEEN)
-      logit = seeGE(pos, m, 0) ? MCTS_PRIOR_GOOD_NOISY + SEE_VALUE[victim] / MCTS_PRIOR_MVV_DIVISOR : MCTS_PRIOR_BAD_NOISY;
-    else logit = history.historyOf(side, m, contKey(pos, m), cont1, NO_CONT) / MCTS_PRIOR_HISTORY_DIVISOR;
-    if ((m & 0xffff) === ttMove) logit += MCTS_PRIOR_TT;
-    if (pos.givesCheck(m)) logit += MCTS_PRIOR_CHECK;
-    logit /= MCTS_PRIOR_TEMPERATURE;
+    if (kind >= PROMO_KNIGHT && kind !== PROMO_QUEEN) logits[i] = MCTS_PRIOR_UNDERPROMOTION;
+    else if (victim === 0 && kind !== PROMO_QUEEN)
+      logits[i] = history.historyOf(side, m, contKey(pos, m), cont1, NO_CONT) / MCTS_PRIOR_HISTORY_DIVISOR;
+    else if (seeGE(pos, m, 0)) logits[i] = MCTS_PRIOR_GOOD_NOISY + SEE_VALUE[victim] / MCTS_PRIOR_MVV_DIVISOR;
+    else logits[i] = MCTS_PRIOR_BAD_NOISY;
+    if ((m & 0xffff) === ttMove) logits[i] += MCTS_PRIOR_TT;
+    if (pos.givesCheck(m)) logits[i] += MCTS_PRIOR_CHECK;
+    const logit = logits[i] / MCTS_PRIOR_TEMPERATURE;
     logits[i] = logit;
     if (logit > max) max = logit;
   }

@@ -46,14 +46,18 @@ const MAX_TREE_DEPTH = MAX_PLY - 2;
 const REPORT_INTERVAL_MS = 1000;
 /** With a clock and a single legal move, playouts made before playing it (enough for a ponder move). */
 const ONLY_MOVE_PLAYOUTS = 64;
-/** The time limits and the early stop are checked every this many playouts (a power of two). */
-const CLOCK_INTERVAL = 8;
+/**
+ * The clock is read every this many playouts (a power of two; the stop flag
+ * after each): a millisecond or two. Reading it makes the one object of the
+ * playout loop, a boxed number (bench/alloc.ts).
+ */
+const CLOCK_INTERVAL = 32;
 /** After a tree is kept for reuse, it is dropped instead if it fills more than this share of the pool. */
 const REUSE_MAX_SHARE = 0.9;
 /** Game positions before the root that must match for the tree to be reused (repetitions look this far back). */
 const HISTORY_KEYS = 128;
-/** A proven lost child's selection score: below any other, longer losses first. */
-const LOST_SCORE = -1e9;
+/** A proven lost child's selection score: below any other, longer losses first (not a small integer, so never boxed). */
+const LOST_SCORE = -1e12;
 
 /** What the tree search needs from the Searcher that runs it. */
 export interface MctsHost {
@@ -132,6 +136,14 @@ export class Mcts {
   private startTime = 0;
   /** The highest average leaf depth reported (lines report it, so that their depth never falls). */
   private reportedDepth = 0;
+  private lastReport = 0;
+  private multiPv = 1;
+  private pondering = false;
+  /** Milliseconds after startTime (0: none): no playout after softMs (scaled by MCTS_TIME_SHARE), none after hardMs. */
+  private softMs = 0;
+  private hardMs = 0;
+  /** Where scoreLeaf() and leafValue() leave the value (a double returned would be boxed on the heap). */
+  private readonly leafOut = new Float64Array(1);
 
   /** A tree of at most `megabytes` MiB. */
   constructor(megabytes: number) {
@@ -182,71 +194,72 @@ export class Mcts {
     this.updateRootSolved();
 
     const budget = computeTimeBudget(params, pos.side, options.moveOverhead);
-    const softMs = budget.softMs > 0 ? budget.softMs * MCTS_TIME_SHARE : 0;
-    const hardMs = budget.hardMs;
-    let pondering = params.ponder;
+    this.softMs = budget.softMs > 0 ? budget.softMs * MCTS_TIME_SHARE : 0;
+    this.hardMs = budget.hardMs;
+    this.pondering = params.ponder;
     const nodeLimit = params.nodes !== undefined && params.nodes > 0 ? params.nodes : 0;
     const softNodes = params.softNodes !== undefined && params.softNodes > 0 ? params.softNodes : 0;
     const depthLimit = params.depth !== undefined && params.depth > 0 ? params.depth : 0;
-    const multiPv = Math.max(1, options.multiPv);
+    this.multiPv = Math.max(1, options.multiPv);
     this.reportedDepth = 0;
-    let lastReport = performance.now();
-    let fullNoted = false;
+    this.lastReport = performance.now();
 
     for (;;) {
       if (this.control.stopped || this.rootSolved) break;
       if (this.full) {
-        if (!fullNoted) {
-          fullNoted = true;
-          const mb = ((this.tree.capacity * NODE_BYTES) / (1024 * 1024)).toFixed(0);
-          report({
-            type: 'note',
-            text: `mcts: the node pool (${this.tree.capacity} nodes, Hash ${mb} MB) is full after ${this.playouts} playouts; the search stops (raise Hash for longer searches)`,
-          });
-        }
+        const mb = ((this.tree.capacity * NODE_BYTES) / (1024 * 1024)).toFixed(0);
+        report({
+          type: 'note',
+          text: `mcts: the node pool (${this.tree.capacity} nodes, Hash ${mb} MB) is full after ${this.playouts} playouts; the search stops (raise Hash for longer searches)`,
+        });
         break;
       }
       if (nodeLimit > 0 && this.playouts >= nodeLimit) break;
       if (softNodes > 0 && this.playouts >= softNodes) break;
       if (depthLimit > 0 && this.playouts > 0 && this.depthSum >= depthLimit * this.playouts) break;
-      if ((this.playouts & (CLOCK_INTERVAL - 1)) === 0) {
-        const now = performance.now();
-        if (pondering && this.control.ponderhitReceived) {
-          // From now on the normal time control applies, counted from the ponderhit.
-          pondering = false;
-          this.startTime = now;
-        }
-        if (!pondering && this.timeIsUp(now - this.startTime, softMs, hardMs)) break;
-        if (now - lastReport >= REPORT_INTERVAL_MS) {
-          lastReport = now;
-          this.reportLines(multiPv);
-        }
-      }
+      // (At least one playout, whatever the clock says: the move is then the tree's, not the fallback.)
+      if ((this.playouts & (CLOCK_INTERVAL - 1)) === 0 && this.playouts > 0 && this.clockStops()) break;
       if (!this.playout()) break;
       if (this.rootProofChanged) this.updateRootSolved();
       if (this.depthSum >= (this.reportedDepth + 1) * this.playouts) {
         this.reportedDepth = Math.floor(this.depthSum / this.playouts);
-        lastReport = performance.now();
-        this.reportLines(multiPv);
+        this.lastReport = performance.now();
+        this.reportLines();
       }
     }
 
     const best = this.chooseRootChild();
     if (best === NO_NODE) return { move: fallback, pv: fallback === 0 ? [] : [fallback], score: 0 };
-    const lines = this.reportLines(multiPv);
+    const lines = this.reportLines();
     return { move: this.tree.move[best], pv: lines[0].pv, score: lines[0].score };
   }
 
-  /** Whether a timed search should stop, elapsedMs into it. */
-  private timeIsUp(elapsedMs: number, softMs: number, hardMs: number): boolean {
-    if (hardMs > 0 && elapsedMs >= hardMs) return true;
-    if (softMs <= 0) return false;
-    if (elapsedMs >= softMs) return true;
+  /**
+   * The clock, every CLOCK_INTERVAL playouts: a ponderhit starts the time
+   * control; lines are reported every REPORT_INTERVAL_MS; true when the
+   * time is up (the hard limit, the soft budget, an only move) or the most
+   * visited move can no longer be overtaken in the soft time left, at the
+   * rate so far. No arguments and no double results: nothing is boxed.
+   */
+  private clockStops(): boolean {
+    const now = performance.now();
+    if (this.pondering && this.control.ponderhitReceived) {
+      // From now on the normal time control applies, counted from the ponderhit.
+      this.pondering = false;
+      this.startTime = now;
+    }
+    if (now - this.lastReport >= REPORT_INTERVAL_MS) {
+      this.lastReport = now;
+      this.reportLines();
+    }
+    if (this.pondering) return false;
+    const elapsed = now - this.startTime;
+    if (this.hardMs > 0 && elapsed >= this.hardMs) return true;
+    if (this.softMs <= 0) return false;
+    if (elapsed >= this.softMs) return true;
     if (this.allowedCount === 1 && this.playouts >= ONLY_MOVE_PLAYOUTS) return true;
-    // The most visited move can no longer be overtaken in the time left (at the rate so far).
-    if (this.playouts < CLOCK_INTERVAL * 8 || elapsedMs <= 0) return false;
-    const left = ((softMs - elapsedMs) * this.playouts) / elapsedMs;
-    return this.visitLead() > left;
+    if (this.playouts < CLOCK_INTERVAL * 4 || elapsed <= 0) return false;
+    return this.visitLead() > ((this.softMs - elapsed) * this.playouts) / elapsed;
   }
 
   /** Visits of the most visited allowed root move less those of the second. */
@@ -323,8 +336,8 @@ export class Mcts {
   /** Expands a new root and scores it (its first visit); false if interrupted. */
   private expandRoot(): boolean {
     const tree = this.tree;
-    const value = this.leafValue();
-    if (Number.isNaN(value)) return false;
+    if (!this.leafValue()) return false;
+    const value = this.leafOut[0];
     const count = generateMoves(this.pos, this.moves, 0, false);
     if (!tree.hasRoom(count)) tree.reset();
     this.expand(0, count);
@@ -397,16 +410,17 @@ export class Mcts {
       node = child;
       const proof = tree.proof[node];
       if (proof !== PROOF_NONE) {
-        value = proof === PROOF_DRAW ? 0 : proof > 0 ? 1 : -1;
+        // (Through leafOut, as the other values: a variable mixing integers and fractions would be boxed.)
+        this.leafOut[0] = proof === PROOF_DRAW ? 0 : proof > 0 ? -1 : 1;
+        value = 0 - this.leafOut[0];
         break;
       }
       if (tree.childCount[node] === 0) {
-        const v = this.scoreLeaf(node, depth);
-        if (Number.isNaN(v)) {
+        if (!this.scoreLeaf(node, depth)) {
           for (let i = 0; i < depth; i++) pos.unmakeMove();
           return false;
         }
-        value = 0 - v;
+        value = 0 - this.leafOut[0];
         break;
       }
     }
@@ -458,43 +472,52 @@ export class Mcts {
 
   /**
    * Scores the leaf `node` (the position pos is in, `depth` plies below the
-   * root) for its side to move, in [-1, 1], and expands it; a finished game
-   * gets its exact value and a proof instead. NaN if the quiescence search
-   * was interrupted.
+   * root) for its side to move, in [-1, 1], into leafOut[0], and expands
+   * it; a finished game gets its exact value and a proof instead. False if
+   * the quiescence search was interrupted.
    */
-  private scoreLeaf(node: number, depth: number): number {
+  private scoreLeaf(node: number, depth: number): boolean {
     const pos = this.pos;
     const tree = this.tree;
     if (pos.isRepetition() || cannotMate(pos)) {
       tree.proof[node] = PROOF_DRAW;
-      return 0;
+      this.leafOut[0] = 0;
+      return true;
     }
     const count = generateMoves(pos, this.moves, 0, false);
     if (count === 0) {
       // Checkmate: the side that moved here wins; stalemate: a draw.
-      tree.proof[node] = pos.inCheck() ? provenWin(0) : PROOF_DRAW;
-      return pos.inCheck() ? -1 : 0;
+      const mated = pos.inCheck();
+      tree.proof[node] = mated ? provenWin(0) : PROOF_DRAW;
+      this.leafOut[0] = mated ? -1 : 0;
+      return true;
     }
     // A mate on the hundredth half-move still counts as mate (found above).
     if (pos.halfmove >= 100) {
       tree.proof[node] = PROOF_DRAW;
-      return 0;
+      this.leafOut[0] = 0;
+      return true;
     }
     // Scored first, so that the quiescence search's table entry can name the priors' table move.
-    const value = this.leafValue();
-    if (Number.isNaN(value)) return value;
+    if (!this.leafValue()) return false;
     if (depth < MAX_TREE_DEPTH) {
       if (tree.hasRoom(count)) this.expand(node, count);
       else this.full = true;
     }
-    return value;
+    return true;
   }
 
-  /** The value of pos for its side to move: the network's evaluation or quiescence search's score; NaN if interrupted. */
-  private leafValue(): number {
-    if (!this.quiescence) return scoreToValue(evaluate(this.pos));
-    const score = this.host.leafQuiescence();
-    return this.host.interrupted ? Number.NaN : scoreToValue(score);
+  /** The value of pos for its side to move, into leafOut[0]: the network's evaluation or quiescence search's score; false if interrupted. */
+  private leafValue(): boolean {
+    let cp: number;
+    if (this.quiescence) {
+      cp = this.host.leafQuiescence();
+      if (this.host.interrupted) return false;
+    } else {
+      cp = evaluate(this.pos);
+    }
+    this.leafOut[0] = scoreToValue(cp);
+    return true;
   }
 
   /** Gives `node` (the position pos is in) its children: this.moves[0..count), with their priors. */
@@ -626,7 +649,8 @@ export class Mcts {
    * so far (rounded down), seldepth the deepest leaf; nodes are playouts; hashfull is the node pool's use.
    * Returns the lines.
    */
-  private reportLines(multiPv: number): { score: number; pv: number[] }[] {
+  private reportLines(): { score: number; pv: number[] }[] {
+    const multiPv = this.multiPv;
     const tree = this.tree;
     const first = tree.firstChild[0];
     const best = this.chooseRootChild();

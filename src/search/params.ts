@@ -147,8 +147,10 @@ export const MCTS_PRIOR_CHECK = 1;
 export const MCTS_PRIOR_HISTORY_DIVISOR = 8192;
 /** The short PVS that fills the table and the histories for the priors before the tree grows: at most this depth... [1, 12] */
 export const MCTS_PRESEARCH_DEPTH = 8;
-/** ...and at most this many nodes. [0, 50000] */
+/** ...at most this many nodes... [0, 50000] */
 export const MCTS_PRESEARCH_NODES = 4000;
+/** ...and on a clock at most this share of the move's time (the soft budget, or movetime). [0.05, 0.5] */
+export const MCTS_PRESEARCH_TIME_SHARE = 0.2;
 /** Move choice: root moves with at least this share of the most visited one's visits are told apart by Q. [0.8, 1] */
 export const MCTS_VISIT_TIE_SHARE = 0.95;
 /** With a clock, the search stops after this share of the soft time budget (never after the hard limit). [0.5, 2] */

@@ -28,7 +28,7 @@ import type { MctsTree } from './mcts-tree.js';
 import { MovePicker } from './movepick.js';
 import * as P from './params.js';
 import { type HelperThreads, type ThreadRole, type ThreadState, bestHelperResult, helperSkipsDepth } from './threads.js';
-import { TimeManager } from './timeman.js';
+import { TimeManager, computeTimeBudget } from './timeman.js';
 import { BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, TranspositionTable } from './tt.js';
 
 export const INFINITE = 31000;
@@ -302,14 +302,18 @@ export class Searcher {
     const preSearch = !options.driver.endsWith('-uniform') && P.MCTS_PRESEARCH_NODES > 0 && rootCount > 0;
     let fallback = 0;
     if (preSearch) {
+      // On a clock it takes at most a share of the move's time (of the soft budget, or of movetime).
+      const budget = computeTimeBudget(params, pos.side, options.moveOverhead);
+      const ms = params.ponder ? 0 : budget.softMs > 0 ? budget.softMs : budget.hardMs;
       const pre: GoParams = {
         depth: P.MCTS_PRESEARCH_DEPTH,
         nodes: P.MCTS_PRESEARCH_NODES,
+        movetime: ms > 0 ? Math.max(1, Math.floor(ms * P.MCTS_PRESEARCH_TIME_SHARE)) : undefined,
         infinite: false,
         ponder: false,
         searchmoves: params.searchmoves,
       };
-      fallback = this.go(pos, pre, { ...options, driver: 'pvs', multiPv: 1 }, control, NO_REPORT).move;
+      fallback = this.go(pos, pre, { ...options, driver: 'pvs', multiPv: 1, moveOverhead: 0 }, control, NO_REPORT).move;
     }
     this.beginMcts(pos, params, options, control, report, startTime, !preSearch);
     if (rootCount === 0) {
