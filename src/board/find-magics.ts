@@ -1,15 +1,10 @@
 // Finds magic multipliers for 32-bit folded magic bitboards and prints them
 // as src/board/magics.ts. Run by hand: npx tsx src/board/find-magics.ts > src/board/magics.ts
+import { xorshift32 } from '../util/random.js';
 import { sliderOccupancies } from './bitboard.js';
 
-let seed = 0x2545f491;
-function random32(): number {
-  // xorshift32: deterministic, so the search finds the same magics every run.
-  seed ^= seed << 13;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  return seed | 0;
-}
+// A fixed seed: the search finds the same magics every run.
+const random32 = xorshift32(0x2545f491);
 
 function findMagics(bishop: boolean): number[] {
   const out: number[] = [];

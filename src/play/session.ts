@@ -20,10 +20,11 @@ import { cannotMateBy } from '../board/rules.js';
 import { BLACK, WHITE } from '../board/types.js';
 import { OpeningBook } from '../book/reader.js';
 import { platform } from '../platform/index.js';
-import { HARD_NODES_FACTOR, seededRandom } from '../search/strength.js';
+import { HARD_NODES_FACTOR } from '../search/strength.js';
 import { EngineClient, type SearchHandle, type SearchOutcome } from '../uci/engine-client.js';
 import type { InfoLine, UciScore } from '../uci/info.js';
 import { engineVersion } from '../uci/version.js';
+import { mulberry32, unitInterval } from '../util/random.js';
 import { renderBoard } from './board-view.js';
 import { Clock, type TimeControl, formatClock, timeControlTag } from './clock.js';
 import { Game } from './game.js';
@@ -128,7 +129,7 @@ export class PlaySession {
   ) {
     this.game = new Game(settings.fen);
     this.level = settings.level;
-    this.random = seededRandom(settings.seed);
+    this.random = unitInterval(mulberry32(settings.seed));
     this.clock = settings.time === null ? null : new Clock(settings.time);
     this.flipped = settings.players[WHITE] === 'engine' && settings.players[BLACK] === 'human';
     if (settings.book) {

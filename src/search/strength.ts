@@ -15,6 +15,7 @@
 
 import type { Position } from '../board/position.js';
 import { withHandCraftedEval } from '../eval/index.js';
+import { mulberry32, unitInterval } from '../util/random.js';
 import type { SearchControl } from './control.js';
 import { type GoParams, NO_REPORT, type SearchLine, type SearchOptions, type SearchReport } from './limits.js';
 import { MATE_BOUND, type SearchResult, type Searcher } from './search.js';
@@ -144,17 +145,6 @@ export function limitFromOptions(limitStrength: boolean, elo: number, skill: num
   return limitStrength ? limitForElo(elo, seed) : limitForSkill(skill, seed);
 }
 
-/** A seeded generator of numbers in [0, 1) (mulberry32): the same seed, the same sequence. */
-export function seededRandom(seed: number): () => number {
-  let s = seed | 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A candidate move: its score (side to move's view) and its line. */
 export interface Candidate {
   score: number;
@@ -236,7 +226,7 @@ export function limitedSearch(
   const result = withHandCraftedEval(() => searcher.go(pos, limited, { ...options, multiPv }, control, relay, role));
   const complete = lines.filter((line) => line.pv.length > 0);
   if (complete.length === 0 || result.move === 0) return result;
-  const index = chooseCandidate(complete, limit, seededRandom(limit.seed));
+  const index = chooseCandidate(complete, limit, unitInterval(mulberry32(limit.seed)));
   const chosen = complete[index];
   // The best line stands for the search's own move (a deeper, unfinished iteration may have improved on it).
   if (index === 0 || chosen.pv[0] === result.move) return result;

@@ -43,6 +43,7 @@
 
 import { NUM_PARAMS, PST_KING, PST_PAWN, TERMS } from '../eval/layout.js';
 import type { TraceSet } from './dataset.js';
+import { lcg32, unitInterval } from '../util/random.js';
 
 /** The evaluation (White's view, unrounded) of every position under weights mg/eg. */
 export function evaluateAll(set: TraceSet, mg: Float64Array, eg: Float64Array, out: Float64Array): void {
@@ -686,10 +687,10 @@ function largestEigenvalue(
   const n = NUM_PARAMS;
   const u = new Float64Array(2 * n);
   // A deterministic start with a component along every direction.
-  let seed = 12345;
+  const random = unitInterval(lcg32(12345));
   for (let q = 0; q < 2 * n; q++) {
-    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-    if (precond[q] > 0) u[q] = 1 + (seed / 4294967296 - 0.5) * 0.5;
+    const r = random();
+    if (precond[q] > 0) u[q] = 1 + (r - 0.5) * 0.5;
   }
   const vMg = new Float64Array(n);
   const vEg = new Float64Array(n);
