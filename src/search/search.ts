@@ -12,6 +12,7 @@
 // of the search worker is the main one (its ThreadRole names its helpers);
 // each helper is a Searcher in a worker of its own over the same table.
 
+import { givesCheck as moveGivesCheck } from '../board/gives-check.js';
 import { generateMoves, isPseudoLegal } from '../board/movegen.js';
 import { moveToUci } from '../board/notation.js';
 import type { Position } from '../board/position.js';
@@ -592,7 +593,7 @@ export class Searcher {
           // quiet move is futile too.
           if (!inCheck && estimate + P.FUTILITY_BASE + P.FUTILITY_MARGIN * depth <= alpha) {
             picker.stopSorting();
-            if (!pos.givesCheck(move)) continue;
+            if (!moveGivesCheck(pos, move)) continue;
           }
           if (!seeGE(pos, move, -P.SEE_QUIET_MARGIN * depth)) continue;
         } else if (picker.exchange <= 0 && !seeGE(pos, move, -P.SEE_NOISY_MARGIN * depth)) {
