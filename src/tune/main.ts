@@ -19,12 +19,11 @@ import {
   type TuneOptions,
   type TuneResult,
   effectiveMaterial,
-  errorByGame,
   mirrorTies,
-  pairedDifference,
   paramsOfGroups,
   tune,
 } from './tuner.js';
+import { errorByGame, pairedDifference } from './objective.js';
 
 export interface TuneCommand {
   /** Labelled data file(s). */

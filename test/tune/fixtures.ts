@@ -5,7 +5,7 @@
 
 import { MATERIAL, NUM_PARAMS } from '../../src/eval/layout.js';
 import type { TraceSet } from '../../src/tune/dataset.js';
-import { evaluateAll } from '../../src/tune/tuner.js';
+import { evaluateAll } from '../../src/tune/objective.js';
 import { lcg32 } from '../../src/util/random.js';
 
 /** The knight's material parameter. */

@@ -12,7 +12,8 @@ import { TraceSet, addPositions, emptyStats, gameFolds, loadDataset, parseLabell
 import { commentScore, formatLabelled, pgnToData } from '../../src/tune/texel-data.js';
 import { texelDataMain, runCrossValidation, runTune } from '../../src/tune/main.js';
 import { parsePgn } from '../../src/board/pgn.js';
-import { fitK, meanSquaredError, mirrorTies, pairedDifference, paramsOfGroups, tune } from '../../src/tune/tuner.js';
+import { fitK, meanSquaredError, pairedDifference } from '../../src/tune/objective.js';
+import { mirrorTies, paramsOfGroups, tune } from '../../src/tune/tuner.js';
 import { lcg32, unitInterval } from '../../src/util/random.js';
 import { WALK_FENS } from '../eval/fixtures.js';
 import { BASE_EG, BASE_MG, KNIGHT, labelByKnightBonus } from './fixtures.js';
