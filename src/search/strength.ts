@@ -71,11 +71,12 @@ export const FULL_SKILL = STRENGTH_LEVELS.length;
 export const FULL_STRENGTH_ELO = 2250;
 /** UCI_Elo's range: from beginners to Kestrel's full strength. */
 export const MIN_ELO = 700;
+/** @alias of FULL_STRENGTH_ELO, named for the range (knip: not a duplicate export) */
 export const MAX_ELO = FULL_STRENGTH_ELO;
 /** The hard node limit, as a multiple of a level's budget: the first iteration always completes, a runaway one is cut. */
 export const HARD_NODES_FACTOR = 4;
 /** The hard limit is never below this: enough for a depth-1 search of every line in any position. */
-export const MIN_HARD_NODES = 4000;
+const MIN_HARD_NODES = 4000;
 
 /** A level as the search applies it (a row, or a blend of two for UCI_Elo). */
 export interface StrengthLimit {
@@ -130,14 +131,6 @@ export function limitForElo(elo: number, seed = 0): StrengthLimit | null {
     margin: Math.round(lerp(a.margin, b.margin)),
     seed,
   };
-}
-
-/** The Skill Level whose Elo is nearest `elo` (for messages). */
-export function nearestSkill(elo: number): number {
-  if (elo >= FULL_STRENGTH_ELO) return FULL_SKILL;
-  let best = 0;
-  for (const row of STRENGTH_LEVELS) if (Math.abs(row.elo - elo) < Math.abs(STRENGTH_LEVELS[best].elo - elo)) best = row.skill;
-  return best;
 }
 
 /** The UCI options' rule (as Stockfish's): UCI_LimitStrength with UCI_Elo wins over Skill Level. */

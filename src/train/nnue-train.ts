@@ -96,7 +96,7 @@ interface WorkerInput {
 
 type ToWorker = { set: 'train' | 'valid'; from: number; to: number; gradients: boolean };
 
-export interface EpochRecord {
+interface EpochRecord {
   epoch: number;
   train: number;
   valid: number;
