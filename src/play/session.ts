@@ -20,11 +20,12 @@ import { cannotMateBy } from '../board/rules.js';
 import { BLACK, WHITE } from '../board/types.js';
 import { OpeningBook } from '../book/reader.js';
 import { platform } from '../platform/index.js';
-import { HARD_NODES_FACTOR, seededRandom } from '../search/strength.js';
+import { HARD_NODES_FACTOR } from '../search/strength.js';
 import { EngineHost, type SearchHandle, type SearchOutcome } from '../engine/host.js';
 import { type EngineLine, type UciScore, uciScore } from '../engine/info.js';
 import { DEFAULT_HASH_MB } from '../search/tt.js';
 import { engineVersion } from '../uci/version.js';
+import { mulberry32, unitInterval } from '../util/random.js';
 import { renderBoard } from './board-view.js';
 import { Clock, type TimeControl, formatClock, timeControlTag } from './clock.js';
 import { Game } from './game.js';
@@ -131,7 +132,7 @@ export class PlaySession {
   ) {
     this.game = new Game(settings.fen);
     this.level = settings.level;
-    this.random = seededRandom(settings.seed);
+    this.random = unitInterval(mulberry32(settings.seed));
     this.clock = settings.time === null ? null : new Clock(settings.time);
     this.flipped = settings.players[WHITE] === 'engine' && settings.players[BLACK] === 'human';
     if (settings.book) {
