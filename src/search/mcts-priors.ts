@@ -14,6 +14,7 @@
 // (table only); the tree itself teaches them nothing. Uniform priors (the
 // `-uniform` drivers) give every move the same prior, for the ablation.
 
+import { givesCheck } from '../board/gives-check.js';
 import type { Position } from '../board/position.js';
 import { SEE_VALUE, seeGE } from '../board/see.js';
 import { CASTLE, EN_PASSANT, PAWN, PROMO_KNIGHT, PROMO_QUEEN, moveTo } from '../board/types.js';
@@ -66,7 +67,7 @@ export function computePriors(
     else if (seeGE(pos, m, 0)) logits[i] = MCTS_PRIOR_GOOD_NOISY + SEE_VALUE[victim] / MCTS_PRIOR_MVV_DIVISOR;
     else logits[i] = MCTS_PRIOR_BAD_NOISY;
     if ((m & 0xffff) === ttMove) logits[i] += MCTS_PRIOR_TT;
-    if (pos.givesCheck(m)) logits[i] += MCTS_PRIOR_CHECK;
+    if (givesCheck(pos, m)) logits[i] += MCTS_PRIOR_CHECK;
     const logit = logits[i] / MCTS_PRIOR_TEMPERATURE;
     logits[i] = logit;
     if (logit > max) max = logit;

@@ -12,6 +12,7 @@
 // of the search worker is the main one (its ThreadRole names its helpers);
 // each helper is a Searcher in a worker of its own over the same table.
 
+import { givesCheck as moveGivesCheck } from '../board/gives-check.js';
 import { generateMoves, isPseudoLegal } from '../board/movegen.js';
 import { moveToUci } from '../board/notation.js';
 import type { Position } from '../board/position.js';
@@ -29,7 +30,7 @@ import { MovePicker } from './movepick.js';
 import * as P from './params.js';
 import { type HelperThreads, type ThreadRole, type ThreadState, bestHelperResult, helperSkipsDepth } from './threads.js';
 import { TimeManager, computeTimeBudget } from './timeman.js';
-import { BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, TranspositionTable } from './tt.js';
+import { BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, DEFAULT_HASH_MB, TranspositionTable } from './tt.js';
 
 export const INFINITE = 31000;
 export const MATE = 30000;
@@ -126,9 +127,9 @@ export class Searcher {
   private iterationBest = 0;
 
   /** A searcher with a table of its own (hashMb), or over a given one (a helper's view of the shared table). */
-  constructor(hashMbOrTable: number | TranspositionTable = 16) {
+  constructor(hashMbOrTable: number | TranspositionTable = DEFAULT_HASH_MB) {
     this.tt = typeof hashMbOrTable === 'number' ? new TranspositionTable(hashMbOrTable) : hashMbOrTable;
-    this.hashMb = typeof hashMbOrTable === 'number' ? hashMbOrTable : 16;
+    this.hashMb = typeof hashMbOrTable === 'number' ? hashMbOrTable : DEFAULT_HASH_MB;
     for (let i = 0; i < MAX_PLY * 2; i++) this.pickers.push(new MovePicker(this.history, this.moves, this.scores, (i >> 1) * MAX_MOVES));
   }
 
@@ -509,7 +510,7 @@ export class Searcher {
       } else {
         return score;
       }
-      delta += delta >> 1;
+      delta = (delta * P.ASPIRATION_GROWTH) | 0;
     }
   }
 
@@ -717,7 +718,7 @@ export class Searcher {
     let quietCount = 0;
     let noisyCount = 0;
     const quietBase = ply * 64;
-    const lmpLimit = improving ? P.LMP_BASE + depth * depth : ((P.LMP_BASE + depth * depth) / 2) | 0;
+    const lmpLimit = improving ? P.LMP_BASE + depth * depth : ((P.LMP_BASE + depth * depth) / P.LMP_NOT_IMPROVING_DIVISOR) | 0;
     // Move-count and SEE pruning are off in pawn endings, where single moves decide.
     const mayPruneMoves = !isRoot && pos.hasNonPawnMaterial(pos.side);
 
@@ -738,7 +739,7 @@ export class Searcher {
           // quiet move is futile too.
           if (!inCheck && estimate + P.FUTILITY_BASE + P.FUTILITY_MARGIN * depth <= alpha) {
             picker.stopSorting();
-            if (!pos.givesCheck(move)) continue;
+            if (!moveGivesCheck(pos, move)) continue;
           }
           if (!seeGE(pos, move, -P.SEE_QUIET_MARGIN * depth)) continue;
         } else if (picker.exchange <= 0 && !seeGE(pos, move, -P.SEE_NOISY_MARGIN * depth)) {
@@ -835,7 +836,11 @@ export class Searcher {
   ): number {
     const pos = this.pos;
     // Reverse futility: far above beta even with a margin per remaining ply.
-    if (depth <= P.RFP_MAX_DEPTH && estimate - P.RFP_MARGIN * (depth - (improving ? 1 : 0)) >= beta && Math.abs(beta) < MATE_BOUND) {
+    if (
+      depth <= P.RFP_MAX_DEPTH &&
+      estimate - P.RFP_MARGIN * (depth - (improving ? P.RFP_IMPROVING_PLIES : 0)) >= beta &&
+      Math.abs(beta) < MATE_BOUND
+    ) {
       return estimate;
     }
     // Razoring: this far below alpha so near the leaves, only a capture could
@@ -884,7 +889,7 @@ export class Searcher {
     if ((ttBound !== BOUND_LOWER && ttBound !== BOUND_EXACT) || Math.abs(ttScore) >= MATE_BOUND) return 0;
     const singularBeta = ttScore - P.SINGULAR_MARGIN * depth;
     this.excludedAt[ply] = move;
-    const score = this.search(singularBeta - 1, singularBeta, (depth - 1) >> 1, ply, cutNode);
+    const score = this.search(singularBeta - 1, singularBeta, ((depth - 1) / P.SINGULAR_DEPTH_DIVISOR) | 0, ply, cutNode);
     this.excludedAt[ply] = 0;
     if (this.stopped) return 0;
     if (score < singularBeta) {
@@ -910,11 +915,11 @@ export class Searcher {
     cont2: number,
   ): number {
     let r = LMR[Math.min(depth, 63) * 64 + Math.min(moveCount, 63)];
-    if (isPv) r--;
-    if (cutNode) r++;
-    if (!improving) r++;
-    if (ttMoveNoisy) r++;
-    if (givesCheck) r--;
+    if (isPv) r -= P.LMR_PV_PLIES;
+    if (cutNode) r += P.LMR_CUT_NODE_PLIES;
+    if (!improving) r += P.LMR_NOT_IMPROVING_PLIES;
+    if (ttMoveNoisy) r += P.LMR_TT_NOISY_PLIES;
+    if (givesCheck) r -= P.LMR_GIVES_CHECK_PLIES;
     // A quiet move that has often refuted positions like this one (history,
     // continuations included: up to ±3 * HISTORY_MAX) is reduced less, a poor one more.
     r -= (this.history.historyOf(this.pos.side ^ 1, move, this.contAt[ply], cont1, cont2) / P.LMR_HISTORY_DIVISOR) | 0;
