@@ -8,6 +8,7 @@ import { gameOutcome } from '../board/rules.js';
 import { moveToSan } from '../board/san.js';
 import { WHITE } from '../board/types.js';
 import type { EngineHost } from '../engine/host.js';
+import type { SearchDriver } from '../search/limits.js';
 import { type UciScore, uciScore } from '../engine/info.js';
 import type { ReplayedGame } from './games.js';
 import { type Judgement, type WhiteEval, gameAccuracy, judgeMove, winPercent } from './model.js';
@@ -15,6 +16,8 @@ import { type Judgement, type WhiteEval, gameAccuracy, judgeMove, winPercent } f
 export interface AnalysisLimits {
   movetime?: number;
   depth?: number;
+  /** The search driver (default pvs). */
+  driver?: SearchDriver;
 }
 
 /** The engine's view of one position. */
@@ -97,8 +100,10 @@ export async function analyseGame(
     } else {
       const params = limits.depth !== undefined ? { depth: limits.depth } : { movetime: limits.movetime ?? 500 };
       // No move overhead: nothing has to reach a GUI in time.
-      const result = await engine.search({ fen: game.startFen, moves: game.uci.slice(0, i), chess960: false }, params, { moveOverhead: 0 })
-        .done;
+      const result = await engine.search({ fen: game.startFen, moves: game.uci.slice(0, i), chess960: false }, params, {
+        moveOverhead: 0,
+        driver: limits.driver ?? 'pvs',
+      }).done;
       const best = result.lines[0];
       const pv = best?.pv ?? (result.bestMove === '0000' ? [] : [result.bestMove]);
       positions.push({

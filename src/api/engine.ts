@@ -16,14 +16,23 @@ import { type EngineLine, scoreValue, shownScore, wdlOf } from '../engine/info.j
 import type { NetworkChoice } from '../engine/messages.js';
 import { NetworkError, decodeNetwork } from '../eval/index.js';
 import { platform } from '../platform/index.js';
-import type { GoParams, SearchOptions } from '../search/limits.js';
+import { type GoParams, SEARCH_DRIVERS, type SearchOptions } from '../search/limits.js';
 import { HAS_SHARED_MEMORY } from '../search/shared-memory.js';
 import { MAX_THREADS } from '../search/threads.js';
 import { DEFAULT_HASH_MB } from '../search/tt.js';
 import { Book } from './book.js';
 import { AbortError, EngineClosedError, EngineFailedError, InvalidNetworkError, type KestrelError } from './errors.js';
 import { type ReadPosition, describeMove, describeUci, readMove, readPosition } from './position.js';
-import type { AnalyseOptions, AnalysisResult, BestMove, EngineOptions, PositionInput, SearchLimits, SearchLine } from './types.js';
+import type {
+  AnalyseOptions,
+  AnalysisResult,
+  BestMove,
+  EngineOptions,
+  PositionInput,
+  SearchDriver,
+  SearchLimits,
+  SearchLine,
+} from './types.js';
 
 /** How long a stopped search may take to answer before the host answers for it. */
 const STOP_GRACE_MS = 2000;
@@ -100,6 +109,8 @@ export class Engine {
   /** Hash in MB, after the host's cap. */
   readonly hash: number;
   readonly chess960: boolean;
+  /** The search driver of every search. */
+  readonly driver: SearchDriver;
   private readonly bookOption: boolean | Book;
   private book: Promise<Book> | null = null;
   private readonly onLog: (text: string) => void;
@@ -115,6 +126,10 @@ export class Engine {
     if (!isPositiveInteger(hash)) throw new RangeError(`hash must be an integer > 0 (MB), not ${String(hash)}`);
     this.hash = Math.min(hash, platform.maxHashMb);
     this.chess960 = options.chess960 === true;
+    const driver = options.driver ?? 'pvs';
+    if (!(SEARCH_DRIVERS as readonly string[]).includes(driver))
+      throw new RangeError(`driver must be one of ${SEARCH_DRIVERS.join(', ')}, not ${String(driver)}`);
+    this.driver = driver;
     this.bookOption = options.book ?? false;
     const onLog = options.onLog ?? (() => {});
     this.onLog = onLog;
@@ -255,7 +270,13 @@ export class Engine {
     }
     if (options.onInfo !== undefined && typeof options.onInfo !== 'function') throw new TypeError('onInfo must be a function');
     if (options.signal?.aborted) throw new AbortError();
-    const searchOptions: SearchOptions = { multiPv, moveOverhead: MOVE_OVERHEAD_MS, chess960: this.chess960, showWdl: true, driver: 'pvs' };
+    const searchOptions: SearchOptions = {
+      multiPv,
+      moveOverhead: MOVE_OVERHEAD_MS,
+      chess960: this.chess960,
+      showWdl: true,
+      driver: this.driver,
+    };
     const pending: Pending = {
       read,
       job: null,

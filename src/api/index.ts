@@ -25,6 +25,7 @@ export type {
   Move,
   PositionInput,
   Score,
+  SearchDriver,
   SearchLimits,
   SearchLine,
   Wdl,

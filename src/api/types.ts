@@ -106,6 +106,15 @@ export interface BestMove extends Move {
   analysis: AnalysisResult | null;
 }
 
+/**
+ * How the engine searches (the UCI option SearchDriver): alpha-beta as
+ * principal variation search ('pvs', the default) or MTD(f) ('mtdf'), or
+ * Monte Carlo tree search over the network: 'mcts' (the network's value at
+ * the leaves), 'mcts-qs' (quiescence search's), and their '-uniform' forms
+ * (every move the same prior). See docs/mcts.md.
+ */
+export type SearchDriver = 'pvs' | 'mtdf' | 'mcts' | 'mcts-qs' | 'mcts-uniform' | 'mcts-qs-uniform';
+
 export interface EngineOptions {
   /** Search threads (default 1). In a browser page that is not cross-origin isolated, always 1. */
   threads?: number;
@@ -113,6 +122,8 @@ export interface EngineOptions {
   hash?: number;
   /** Chess960: castling written king-takes-rook, X-FEN / Shredder-FEN castling rights (default false). */
   chess960?: boolean;
+  /** The search driver of every search (default 'pvs'). The mcts drivers search with one thread, and keep their tree from one search of a game to the next. */
+  driver?: SearchDriver;
   /**
    * bestMove() plays from an opening book when the position is in it: true for
    * the shipped book, or a Book (Book.load(), Book.fromBytes()). Default false.

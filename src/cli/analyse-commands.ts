@@ -11,6 +11,7 @@ import { type ReplayedGame, replayGame, splitGames } from '../analyse/games.js';
 import { evaluationGraph, graphFileName } from '../analyse/graph.js';
 import { Progress } from '../analyse/progress.js';
 import { EngineHost } from '../engine/host.js';
+import { SEARCH_DRIVERS } from '../search/limits.js';
 import { engineVersion } from '../uci/version.js';
 
 /** The time a move is searched when neither --movetime nor --depth is given. */
@@ -25,6 +26,7 @@ interface AnalyseOptions {
   svg?: string;
   threads: string;
   hash: string;
+  driver: string;
 }
 
 function integer(program: Command, name: string, text: string, min: number, max: number): number {
@@ -46,13 +48,16 @@ export function registerAnalyseCommands(program: Command): void {
     .option('--out <file>', 'write the annotated games here (default: standard output)')
     .option('--svg <dir>', 'write an evaluation graph (SVG) per game into this folder')
     .option('--threads <n>', 'search threads', '1')
-    .option('--hash <mb>', 'transposition table size', '64')
+    .option('--hash <mb>', 'transposition table size (and, with an mcts driver, its tree)', '64')
+    .option('--driver <name>', `the search driver: ${SEARCH_DRIVERS.join(', ')} (docs/mcts.md)`, 'pvs')
     .action(async (path: string, opts: AnalyseOptions) => {
       if (opts.movetime !== undefined && opts.depth !== undefined) program.error('error: give --movetime or --depth, not both');
       const movetime = opts.movetime === undefined ? undefined : integer(program, '--movetime', opts.movetime, 1, 3_600_000);
       const depth = opts.depth === undefined ? undefined : integer(program, '--depth', opts.depth, 1, 60);
       const threads = integer(program, '--threads', opts.threads, 1, 64);
       const hashMb = integer(program, '--hash', opts.hash, 1, 4096);
+      const driver = SEARCH_DRIVERS.find((d) => d === opts.driver.toLowerCase());
+      if (driver === undefined) program.error(`error: --driver must be one of ${SEARCH_DRIVERS.join(', ')}, got '${opts.driver}'`);
       let text: string;
       try {
         text = readFileSync(path, 'utf8');
@@ -75,8 +80,9 @@ export function registerAnalyseCommands(program: Command): void {
       if (opts.svg !== undefined) mkdirSync(opts.svg, { recursive: true });
       if (opts.out !== undefined) writeFileSync(opts.out, '');
 
-      const limits = depth !== undefined ? { depth } : { movetime: movetime ?? DEFAULT_MOVETIME_MS };
-      const annotator = `Kestrel ${engineVersion()}, ${depth !== undefined ? `depth ${depth}` : `${limits.movetime} ms`} a move`;
+      const limits = depth !== undefined ? { depth, driver } : { movetime: movetime ?? DEFAULT_MOVETIME_MS, driver };
+      const searched = depth !== undefined ? `depth ${depth}` : `${limits.movetime} ms`;
+      const annotator = `Kestrel ${engineVersion()}${driver === 'pvs' ? '' : ` (${driver})`}, ${searched} a move`;
       const total = games.reduce((sum, g) => sum + g.uci.length + 1, 0);
       const progress = new Progress(process.stderr, games.length, total, depth !== undefined ? null : (limits.movetime ?? null));
       const engine = new EngineHost({ hashMb, threads, keepAlive: 'always', stopGraceMs: STOP_GRACE_MS });

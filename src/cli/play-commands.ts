@@ -7,6 +7,7 @@ import { setPosition } from './load-position.js';
 import { parseTimeControl } from '../play/clock.js';
 import { LEVEL_HELP, parseLevel } from '../play/levels.js';
 import { type PlayerKind, PlaySession } from '../play/session.js';
+import { SEARCH_DRIVERS } from '../search/limits.js';
 
 /** The level when none is given: a club player. */
 const DEFAULT_LEVEL = '10';
@@ -20,6 +21,7 @@ interface PlayOptions {
   seed?: string;
   ascii?: boolean;
   book: boolean;
+  driver: string;
 }
 
 function parsePlayer(program: Command, name: string, text: string | undefined): PlayerKind | undefined {
@@ -41,6 +43,7 @@ export function registerPlayCommands(program: Command): void {
     .option('--seed <n>', "seeds the engine's choices, so that a game can be replayed (default: a random seed)")
     .option('--ascii', 'letters instead of Unicode pieces and colours')
     .option('--no-book', 'the engine plays no moves from the opening book')
+    .option('--driver <name>', `the search at full strength: ${SEARCH_DRIVERS.join(', ')} (docs/mcts.md)`, 'pvs')
     .action(async (opts: PlayOptions) => {
       const white = parsePlayer(program, 'white', opts.white);
       const black = parsePlayer(program, 'black', opts.black);
@@ -56,6 +59,8 @@ export function registerPlayCommands(program: Command): void {
       }
       const time = opts.time === undefined ? null : parseTimeControl(opts.time);
       if (opts.time !== undefined && time === null) program.error(`error: --time must be minutes+seconds such as 5+3, got '${opts.time}'`);
+      const driver = SEARCH_DRIVERS.find((d) => d === opts.driver.toLowerCase());
+      if (driver === undefined) program.error(`error: --driver must be one of ${SEARCH_DRIVERS.join(', ')}, got '${opts.driver}'`);
       const level = parseLevel(opts.level);
       if (level === null) program.error(`error: --level must be ${LEVEL_HELP}, got '${opts.level}'`);
       let seed = Math.floor(Math.random() * 1_000_000);
@@ -69,7 +74,7 @@ export function registerPlayCommands(program: Command): void {
       const interactive = process.stdin.isTTY === true && out.isTTY === true;
       const colorDepth = out.isTTY === true && process.env.NO_COLOR === undefined && out.hasColors() ? out.getColorDepth() : null;
       const session = new PlaySession(
-        { fen, players, time, level: level!, seed, ascii: opts.ascii === true, book: opts.book },
+        { fen, players, time, level: level!, seed, ascii: opts.ascii === true, book: opts.book, driver: driver! },
         { input: process.stdin, output: out, interactive, colorDepth },
       );
       const code = await session.run();

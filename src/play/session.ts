@@ -20,7 +20,8 @@ import { cannotMateBy } from '../board/rules.js';
 import { BLACK, WHITE } from '../board/types.js';
 import { OpeningBook } from '../book/reader.js';
 import { platform } from '../platform/index.js';
-import { HARD_NODES_FACTOR } from '../search/strength.js';
+import type { SearchDriver } from '../search/limits.js';
+import { FULL_SKILL, HARD_NODES_FACTOR } from '../search/strength.js';
 import { EngineHost, type SearchHandle, type SearchOutcome } from '../engine/host.js';
 import { type EngineLine, type UciScore, uciScore } from '../engine/info.js';
 import { DEFAULT_HASH_MB } from '../search/tt.js';
@@ -46,6 +47,8 @@ export interface PlaySettings {
   ascii: boolean;
   /** The engine plays from the shipped opening book while it has moves. */
   book: boolean;
+  /** The search driver of the engine's moves and hints at full strength (the levels search with pvs). */
+  driver: SearchDriver;
 }
 
 export interface PlayTerminal {
@@ -192,6 +195,15 @@ export class PlaySession {
         ? ''
         : `, ${formatClock(this.settings.time.initialMs)} + ${this.settings.time.incrementMs / 1000} s a move`;
     this.notes.push(`Kestrel ${engineVersion()}: ${who}${clock}. Seed ${this.settings.seed}. Type help for the commands.`);
+    const driverNote = this.driverNote(this.level);
+    if (driverNote !== '') this.notes.push(driverNote);
+  }
+
+  /** What the search driver chosen does at a level: the levels search with pvs, whatever --driver says. */
+  private driverNote(level: LevelChoice): string {
+    const driver = this.settings.driver;
+    if (driver === 'pvs' || levelLimit(level, 0) === null) return '';
+    return `The levels search with pvs, with which they were measured: the ${driver} driver plays at full strength (level ${FULL_SKILL}).`;
   }
 
   /** The clocks as one line: "White 4:58  Black 5:00". */
@@ -411,7 +423,7 @@ export class PlaySession {
     }
     const limit = levelLimit(this.level, this.nextSeed());
     const params = this.clock !== null ? this.clock.goParams() : limit === null ? { movetime: FULL_STRENGTH_MOVETIME_MS } : {};
-    const outcome = await this.think('move', params, limit === null ? {} : { strength: limit });
+    const outcome = await this.think('move', params, limit === null ? { driver: this.settings.driver } : { strength: limit });
     if (outcome === null || this.quitting || this.game.end !== null || this.game.pos.side !== side) return;
     let move: number;
     try {
@@ -553,7 +565,7 @@ export class PlaySession {
     const params =
       limit === null ? { movetime: FULL_STRENGTH_MOVETIME_MS } : { softNodes: limit.nodes, nodes: limit.nodes * HARD_NODES_FACTOR };
     const side = this.game.pos.side;
-    const outcome = await this.think('hint', params, {});
+    const outcome = await this.think('hint', params, limit === null ? { driver: this.settings.driver } : {});
     if (outcome === null || this.quitting) return;
     const line = outcome.lines[0];
     if (line === undefined || line.pv.length === 0) {
@@ -636,6 +648,8 @@ export class PlaySession {
     }
     this.level = choice;
     this.print(`Kestrel now plays at ${describeLevel(choice)}${this.thinking?.purpose === 'move' ? ', from its next move' : ''}.`);
+    const driverNote = this.driverNote(choice);
+    if (driverNote !== '') this.print(driverNote);
   }
 
   private newGame(): void {

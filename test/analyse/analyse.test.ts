@@ -109,6 +109,26 @@ describe('kestrel analyse', () => {
     }
   });
 
+  it('searches with the driver asked for, and names it in the Annotator tag', () => {
+    const one = join(dir, 'one.pgn');
+    writeFileSync(one, COLLECTION.split(/\n(?=\[Event )/)[0]);
+    const r = spawnSync(process.execPath, [KESTREL, 'analyse', one, '--movetime', '30', '--driver', 'mcts'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(r.status).toBe(0);
+    const [game] = parsePgn(r.stdout);
+    expect(game.tags.Annotator).toBe('Kestrel 0.1.0 (mcts), 30 ms a move');
+    const comments = (game.comments ?? []).map((c) => c.replace(/\s+/g, ' '));
+    expect(comments.length).toBe(game.moves.length);
+    for (const c of comments.slice(0, -1)) expect(c).toMatch(/^\[%eval (-?\d+\.\d\d|#-?\d+)\]/);
+    const bad = spawnSync(process.execPath, [KESTREL, 'analyse', one, '--driver', 'alphabeta'], { encoding: 'utf8' });
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr.trim()).toBe(
+      "error: --driver must be one of pvs, mtdf, mcts, mcts-qs, mcts-uniform, mcts-qs-uniform, got 'alphabeta'",
+    );
+  }, 120_000);
+
   it('fails cleanly on a missing file and on both --movetime and --depth', () => {
     const missing = spawnSync(process.execPath, [KESTREL, 'analyse', join(dir, 'nope.pgn')], { encoding: 'utf8' });
     expect(missing.status).not.toBe(0);

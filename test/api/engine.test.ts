@@ -166,6 +166,24 @@ describe('Engine', () => {
     expect(order.slice(1).every((o) => o === 'third')).toBe(true);
   });
 
+  it('searches with the driver asked for: Monte Carlo tree search counts playouts as nodes', async () => {
+    const mcts = new api.Engine({ driver: 'mcts' });
+    try {
+      expect(mcts.driver).toBe('mcts');
+      const best = await mcts.bestMove(MATE_IN_ONE, { nodes: 500 });
+      expect(best).toMatchObject({ uci: 'd1d8', fromBook: false });
+      expect(best?.analysis?.score).toEqual({ type: 'mate', value: 1 });
+      const r = await mcts.analyse('startpos', { nodes: 300 }, { multiPv: 2 });
+      expect(r.lines.map((l) => l.multiPv)).toEqual([1, 2]);
+      expect(r.lines[0].nodes).toBe(300);
+      expect(api.legalMoves('startpos').map((m) => m.uci)).toContain(r.bestMove?.uci);
+    } finally {
+      await mcts.close();
+    }
+    expect(engine.driver).toBe('pvs');
+    expect(() => new api.Engine({ driver: 'alphabeta' as never })).toThrow(RangeError);
+  });
+
   it('rejects bad input with typed errors, and keeps working', async () => {
     await expect(engine.analyse('8/8/8 w - - 0 1', { depth: 2 })).rejects.toBeInstanceOf(api.InvalidFenError);
     await expect(engine.analyse({ moves: ['e4', 'e4'] }, { depth: 2 })).rejects.toBeInstanceOf(api.IllegalMoveError);

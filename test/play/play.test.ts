@@ -65,6 +65,17 @@ describe('kestrel play with piped input', () => {
     expect(r.stdout).toContain('Checkmate: White wins. (1-0)');
   }, 30_000);
 
+  it('at full strength the engine searches with the driver asked for; the levels say they keep to pvs', () => {
+    const r = play(['--white', 'engine', '--black', 'engine', '--fen', MATE_IN_TWO, '--level', '20', '--driver', 'mcts'], '');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('Checkmate: White wins. (1-0)');
+    expect(r.stdout).not.toContain('The levels search with pvs');
+    const levels = play(['--fen', MATE_IN_TWO, '--level', '5', '--driver', 'mcts-qs'], 'quit\n');
+    expect(levels.stdout).toContain(
+      'The levels search with pvs, with which they were measured: the mcts-qs driver plays at full strength (level 20).',
+    );
+  }, 60_000);
+
   it('two engines from the start: the same game for the same seed, another for another seed', () => {
     const game = (seed: string): string => play(['--white', 'engine', '--black', 'engine', '--level', '6', '--seed', seed], '').stdout;
     const a = game('5');
@@ -110,6 +121,7 @@ describe('kestrel play with piped input', () => {
       [['--white', 'robot'], /--white must be human or engine/],
       [['--time', 'blitz'], /--time must be minutes\+seconds/],
       [['--fen', 'nonsense'], /bad FEN 'nonsense'/],
+      [['--driver', 'alphabeta'], /--driver must be one of pvs, mtdf, mcts/],
     ] as const) {
       const r = play([...args], '');
       expect(r.status).not.toBe(0);
