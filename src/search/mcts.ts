@@ -158,8 +158,9 @@ export class Mcts {
 
   /**
    * Searches pos (which has at least one legal move) under the limits of
-   * params until done or control.stopped; `fallback` is played if no playout
-   * completes (0: the first allowed move). startTime: when the `go` arrived.
+   * params until done or control.stopped; `fallback` (a legal move: the
+   * short PVS's, or the first allowed one) is played if not even the root
+   * can be scored. startTime: when the `go` arrived.
    */
   search(
     host: MctsHost,

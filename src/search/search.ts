@@ -331,6 +331,14 @@ export class Searcher {
         this.mcts = new Mcts(1);
       }
     }
+    // Without the short PVS's move, the first legal move stands in case not even the root can be scored.
+    if (fallback === 0) {
+      const count = generateMoves(pos, this.moves, 0, false);
+      for (let i = 0; i < count && fallback === 0; i++) {
+        if (params.searchmoves.length === 0 || params.searchmoves.includes(moveToUci(pos, this.moves[i]))) fallback = this.moves[i];
+      }
+      if (fallback === 0) fallback = this.moves[0];
+    }
     const result = this.mcts.search(this, pos, params, options, control, report, fallback, startTime);
     this.waitWhileInfinite(params);
     return { move: result.move, ponder: this.ponderMoveAfter(result.pv, result.move), score: result.score };
