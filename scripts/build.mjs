@@ -8,11 +8,15 @@
 //
 // `node scripts/build.mjs --sea` builds dist/sea/kestrel.cjs instead, the
 // CommonJS bundle that scripts/build-exe.mjs makes an executable of.
+// `node scripts/build.mjs --script <file> [--evalfile <network>]` builds
+// only the self-contained script (what `make` writes for OpenBench): one
+// CommonJS file behind `#!/usr/bin/env node`, the book inside, with the
+// network file given built in instead of src/eval/nnue/embedded-net.ts.
 
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -44,6 +48,39 @@ async function buildSea() {
     // import.meta.url is not used in the executable (workers and the book are embedded); say so to esbuild.
     define: { 'import.meta.url': 'undefined' },
   });
+}
+
+/** Builds src/eval/nnue/embedded-net.ts from a network file instead (EVALFILE=). */
+function networkFrom(file) {
+  const bytes = readFileSync(file);
+  if (bytes.subarray(0, 4).toString('latin1') !== 'KNNU') throw new Error(`${file} is not a Kestrel network (no KNNU header)`);
+  const contents = [
+    `export const EMBEDDED_NETWORK_NAME = ${JSON.stringify(basename(file))};`,
+    `export const EMBEDDED_NETWORK_BASE64 = ${JSON.stringify(bytes.toString('base64'))};`,
+  ].join('\n');
+  return {
+    name: 'evalfile',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]eval[\\/]nnue[\\/]embedded-net\.ts$/ }, () => ({ contents, loader: 'ts' }));
+    },
+  };
+}
+
+async function buildScript(out, evalFile) {
+  await build({
+    ...common,
+    entryPoints: [at('src/cli/script-main.ts')],
+    outfile: out,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    loader: { '.bin': 'base64' },
+    banner: { js: '#!/usr/bin/env node' },
+    // Workers start from the script's text (script-setup.ts), the book is inside: import.meta.url names nothing.
+    define: { 'import.meta.url': '"kestrel.cjs"' },
+    plugins: evalFile === undefined ? [] : [networkFrom(evalFile)],
+  });
+  chmodSync(out, 0o755);
 }
 
 async function buildAll() {
@@ -121,5 +158,10 @@ function buildTypes() {
   if (!existsSync(join(target, 'index.d.ts'))) throw new Error('dist/types/index.d.ts was not made');
 }
 
+const argAfter = (flag) => {
+  const i = process.argv.indexOf(flag);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
 if (process.argv.includes('--sea')) await buildSea();
+else if (process.argv.includes('--script')) await buildScript(resolve(argAfter('--script')), argAfter('--evalfile'));
 else await buildAll();
