@@ -7,8 +7,8 @@ import { Position } from '../board/position.js';
 import { gameOutcome } from '../board/rules.js';
 import { moveToSan } from '../board/san.js';
 import { WHITE } from '../board/types.js';
-import type { EngineClient } from '../uci/engine-client.js';
-import type { UciScore } from '../uci/info.js';
+import type { EngineHost } from '../engine/host.js';
+import { type UciScore, uciScore } from '../engine/info.js';
 import type { ReplayedGame } from './games.js';
 import { type Judgement, type WhiteEval, gameAccuracy, judgeMove, winPercent } from './model.js';
 
@@ -78,7 +78,7 @@ function sanLine(pos: Position, uci: readonly string[]): string[] {
  * judges every move. progress(done) is called after each position.
  */
 export async function analyseGame(
-  engine: EngineClient,
+  engine: EngineHost,
   game: ReplayedGame,
   limits: AnalysisLimits,
   progress: (done: number) => void = () => {},
@@ -102,7 +102,7 @@ export async function analyseGame(
       const best = result.lines[0];
       const pv = best?.pv ?? (result.bestMove === '0000' ? [] : [result.bestMove]);
       positions.push({
-        eval: best === undefined ? { cp: 0 } : whiteEval(best.score, pos.side),
+        eval: best === undefined ? { cp: 0 } : whiteEval(uciScore(best), pos.side),
         line: sanLine(pos, pv.slice(0, LINE_PLIES)),
         bestUci: pv[0] ?? '',
         depth: best?.depth ?? 0,

@@ -1,41 +1,32 @@
-// The library's engine: searches in the search worker (the same worker the
-// UCI engine uses, see src/uci/search-worker.ts), reported as structured
-// lines (no UCI text). One search runs at a time; later ones wait in a queue.
+// The library's engine: searches run on the engine host (src/engine/), the
+// same host and search worker the UCI loop uses, reported as structured
+// lines (no UCI text). One search runs at a time; later ones wait in the
+// host's queue.
 //
 // Guarantees: every search's promise settles (resolves with what was found,
 // or rejects with a KestrelError); nothing rejects without a handler the
 // caller could have attached; a search that does not answer its stop within
-// STOP_GRACE_MS is given up on (its worker replaced).
+// STOP_GRACE_MS is given up on (the host answers with its lines so far and
+// replaces a worker that stays stuck).
 
 import type { Position } from '../board/position.js';
 import { MAX_PLY } from '../board/types.js';
+import { EngineHost, type Job, type JobOutcome } from '../engine/host.js';
+import { type EngineLine, scoreValue, shownScore, wdlOf } from '../engine/info.js';
+import type { NetworkChoice } from '../engine/messages.js';
 import { NetworkError, decodeNetwork } from '../eval/index.js';
-import { type EngineWorker, platform } from '../platform/index.js';
-import { SearchControl } from '../search/control.js';
+import { platform } from '../platform/index.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
 import { HAS_SHARED_MEMORY } from '../search/shared-memory.js';
 import { MAX_THREADS } from '../search/threads.js';
-import type { LineInfo } from '../uci/info.js';
-import type { FromWorker, NetworkChoice, SearchWorkerData, ToWorker } from '../uci/messages.js';
-import { startSearchWorker } from '../uci/search-worker.js';
+import { DEFAULT_HASH_MB } from '../search/tt.js';
 import { Book } from './book.js';
-import { AbortError, EngineClosedError, EngineFailedError, InvalidNetworkError, KestrelError } from './errors.js';
+import { AbortError, EngineClosedError, EngineFailedError, InvalidNetworkError, type KestrelError } from './errors.js';
 import { type ReadPosition, describeMove, describeUci, readMove, readPosition } from './position.js';
-import type {
-  AnalyseOptions,
-  AnalysisResult,
-  BestMove,
-  EngineOptions,
-  PositionInput,
-  Score,
-  SearchLimits,
-  SearchLine,
-  Wdl,
-} from './types.js';
+import type { AnalyseOptions, AnalysisResult, BestMove, EngineOptions, PositionInput, SearchLimits, SearchLine } from './types.js';
 
-/** How long a stopped search may take to answer before its worker is replaced. */
+/** How long a stopped search may take to answer before the host answers for it. */
 const STOP_GRACE_MS = 2000;
-const DEFAULT_HASH_MB = 16;
 const MAX_MULTI_PV = 256;
 /** Move Overhead: the library's callers get their answer in-process, so little is kept in reserve. */
 const MOVE_OVERHEAD_MS = 10;
@@ -48,12 +39,10 @@ export interface Search extends AsyncIterable<SearchLine> {
   stop(): void;
 }
 
-interface Job {
-  id: number;
+/** A search of the library: its job on the host, and what it has reported. */
+interface Pending {
   read: ReadPosition;
-  params: GoParams;
-  options: SearchOptions;
-  control: SearchControl | null;
+  job: Job | null;
   onInfo: ((line: SearchLine) => void) | undefined;
   /** Every line reported, in order (iterators read from here). */
   history: SearchLine[];
@@ -61,12 +50,10 @@ interface Job {
   wake: Array<() => void>;
   /** The latest line of each multiPv rank (exact ones preferred). */
   lines: Map<number, SearchLine>;
-  state: 'queued' | 'running' | 'done';
-  stopped: boolean;
+  done: boolean;
   failure: KestrelError | null;
   settle: { resolve(result: AnalysisResult): void; reject(error: unknown): void };
-  startedAt: number;
-  graceTimer: ReturnType<typeof setTimeout> | null;
+  submittedAt: number;
   cleanup: () => void;
 }
 
@@ -87,28 +74,23 @@ function positive(name: string, value: unknown): number | undefined {
   return value;
 }
 
-function toScore(info: LineInfo): Score {
-  return { type: info.score.unit, value: info.score.value };
-}
-
-function toWdl(w: [number, number, number]): Wdl {
-  return { win: w[0], draw: w[1], loss: w[2] };
-}
-
-function toLine(info: LineInfo): SearchLine {
+function toLine(line: EngineLine): SearchLine {
+  const score = shownScore(line);
+  const shown = scoreValue(score);
+  const [win, draw, loss] = wdlOf(score);
   return {
-    multiPv: info.multipv,
-    depth: info.depth,
-    seldepth: info.seldepth,
-    score: toScore(info),
-    bound: info.bound,
-    wdl: toWdl(info.wdl),
-    pv: info.pv,
-    pvSan: info.pvSan,
-    nodes: info.nodes,
-    timeMs: info.timeMs,
-    nps: info.nps,
-    hashfull: info.hashfull,
+    multiPv: line.multipv,
+    depth: line.depth,
+    seldepth: line.seldepth,
+    score: { type: shown.unit, value: shown.value },
+    bound: line.bound,
+    wdl: { win, draw, loss },
+    pv: line.pv,
+    pvSan: line.pvSan,
+    nodes: line.nodes,
+    timeMs: line.timeMs,
+    nps: Math.round((line.nodes * 1000) / Math.max(1, line.timeMs)),
+    hashfull: line.hashfull,
   };
 }
 
@@ -118,15 +100,10 @@ export class Engine {
   /** Hash in MB, after the host's cap. */
   readonly hash: number;
   readonly chess960: boolean;
-  private readonly network: NetworkChoice | undefined;
   private readonly bookOption: boolean | Book;
   private book: Promise<Book> | null = null;
   private readonly onLog: (text: string) => void;
-  private worker: EngineWorker | null = null;
-  private readonly queue: Job[] = [];
-  private current: Job | null = null;
-  private nextId = 1;
-  private seq = 0;
+  private readonly host: EngineHost;
   private isClosed = false;
 
   constructor(options: EngineOptions = {}) {
@@ -139,12 +116,26 @@ export class Engine {
     this.hash = Math.min(hash, platform.maxHashMb);
     this.chess960 = options.chess960 === true;
     this.bookOption = options.book ?? false;
-    this.onLog = options.onLog ?? (() => {});
-    this.network = networkChoice(options);
+    const onLog = options.onLog ?? (() => {});
+    this.onLog = onLog;
+    const network = networkChoice(options);
     if (options.workerUrl !== undefined) platform.setWorkerUrl?.(options.workerUrl);
     platform.tuneCompiler();
+    this.host = new EngineHost({
+      hashMb: this.hash,
+      threads: this.threads,
+      network,
+      // The worker keeps a Node.js process alive only while a search is running or waiting.
+      keepAlive: 'busy',
+      stopGraceMs: STOP_GRACE_MS,
+      onNote: (text) => onLog(text),
+    });
     // Start the worker now, so that the first search does not wait for it.
-    this.ensureWorker();
+    try {
+      this.host.warm();
+    } catch (e) {
+      throw new EngineFailedError(`could not start the search worker: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
 
   /** Whether close() has been called. */
@@ -170,19 +161,19 @@ export class Engine {
    * Leaving the loop early stops the search.
    */
   search(position: PositionInput, limits: SearchLimits, options: AnalyseOptions = {}): Search {
-    let settle!: Job['settle'];
+    let settle!: Pending['settle'];
     const result = new Promise<AnalysisResult>((resolve, reject) => {
       settle = { resolve, reject };
     });
     // The caller may only iterate: a rejection must not count as unhandled.
     result.catch(() => undefined);
-    let job: Job | null = null;
+    let pending: Pending | null = null;
     try {
-      job = this.createJob(position, limits, options, settle);
+      pending = this.start(position, limits, options, settle);
     } catch (e) {
       settle.reject(e);
     }
-    return this.handle(job, result);
+    return this.handle(pending, result);
   }
 
   /**
@@ -207,20 +198,14 @@ export class Engine {
   /** A new game: the hash table and the move-ordering statistics are cleared (after the search running now, if any). */
   newGame(): void {
     if (this.isClosed) throw new EngineClosedError();
-    this.post({ type: 'clear', seq: ++this.seq });
+    this.host.configure({ type: 'clear' });
   }
 
   /** Ends the engine: searches running or queued reject with EngineClosedError, and the worker ends. */
   async close(): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;
-    const jobs = [...this.queue, ...(this.current !== null ? [this.current] : [])];
-    this.queue.length = 0;
-    this.current = null;
-    for (const job of jobs) this.fail(job, new EngineClosedError());
-    const worker = this.worker;
-    this.worker = null;
-    if (worker !== null) await worker.terminate().catch(() => undefined);
+    await this.host.close();
   }
 
   // ---------------------------------------------------------------------------
@@ -237,7 +222,7 @@ export class Engine {
     return this.book;
   }
 
-  private createJob(position: PositionInput, limits: SearchLimits, options: AnalyseOptions, settle: Job['settle']): Job {
+  private start(position: PositionInput, limits: SearchLimits, options: AnalyseOptions, settle: Pending['settle']): Pending {
     if (this.isClosed) throw new EngineClosedError();
     if (limits === null || typeof limits !== 'object')
       throw new TypeError('limits must be an object, e.g. { depth: 12 } or { movetime: 1000 }');
@@ -270,63 +255,63 @@ export class Engine {
     }
     if (options.onInfo !== undefined && typeof options.onInfo !== 'function') throw new TypeError('onInfo must be a function');
     if (options.signal?.aborted) throw new AbortError();
-    const job: Job = {
-      id: this.nextId++,
+    const searchOptions: SearchOptions = { multiPv, moveOverhead: MOVE_OVERHEAD_MS, chess960: this.chess960, showWdl: true, driver: 'pvs' };
+    const pending: Pending = {
       read,
-      params,
-      options: { multiPv, moveOverhead: MOVE_OVERHEAD_MS, chess960: this.chess960, showWdl: true, driver: 'pvs' },
-      control: null,
+      job: null,
       onInfo: options.onInfo,
       history: [],
       wake: [],
       lines: new Map(),
-      state: 'queued',
-      stopped: false,
+      done: false,
       failure: null,
       settle,
-      startedAt: 0,
-      graceTimer: null,
+      submittedAt: Date.now(),
       cleanup: () => {},
     };
     const signal = options.signal;
     if (signal !== undefined) {
-      const onAbort = (): void => this.stop(job);
+      const onAbort = (): void => pending.job?.stop();
       signal.addEventListener('abort', onAbort, { once: true });
-      job.cleanup = () => signal.removeEventListener('abort', onAbort);
+      pending.cleanup = () => signal.removeEventListener('abort', onAbort);
     }
-    this.queue.push(job);
-    this.startNext();
-    return job;
+    pending.job = this.host.submit(
+      // The clock starts when the search does (not while it waits in the queue).
+      { kind: 'go', position: read.spec, params, options: searchOptions, san: true },
+      {
+        line: (line) => this.onLine(pending, toLine(line)),
+        note: (text) => this.onLog(text),
+        done: (outcome) => this.onDone(pending, outcome),
+      },
+    );
+    return pending;
   }
 
   /** The Search handed to the caller. */
-  private handle(job: Job | null, result: Promise<AnalysisResult>): Search {
-    const engine = this;
+  private handle(pending: Pending | null, result: Promise<AnalysisResult>): Search {
     return {
       result,
-      stop: () => {
-        if (job !== null) engine.stop(job);
-      },
+      stop: () => pending?.job?.stop(),
       [Symbol.asyncIterator](): AsyncIterator<SearchLine> {
         let next = 0;
         return {
           async next(): Promise<IteratorResult<SearchLine>> {
-            if (job === null) {
+            if (pending === null) {
               await result; // rethrows the reason the search could not start
               return { done: true, value: undefined };
             }
             for (;;) {
-              if (next < job.history.length) return { done: false, value: job.history[next++] };
-              if (job.state === 'done') {
-                if (job.failure !== null) throw job.failure;
+              if (next < pending.history.length) return { done: false, value: pending.history[next++] };
+              if (pending.done) {
+                if (pending.failure !== null) throw pending.failure;
                 return { done: true, value: undefined };
               }
-              await new Promise<void>((resolve) => job.wake.push(resolve));
+              await new Promise<void>((resolve) => pending.wake.push(resolve));
             }
           },
           async return(): Promise<IteratorResult<SearchLine>> {
             // Leaving the loop early stops the search.
-            if (job !== null) engine.stop(job);
+            pending?.job?.stop();
             next = Number.MAX_SAFE_INTEGER;
             return { done: true, value: undefined };
           },
@@ -335,165 +320,34 @@ export class Engine {
     };
   }
 
-  private ensureWorker(): EngineWorker {
-    if (this.worker !== null) return this.worker;
-    const data: SearchWorkerData = {
-      kestrelRole: 'search-worker',
-      hashMb: this.hash,
-      threads: this.threads,
-      bootSeq: ++this.seq,
-      network: this.network,
-    };
-    let worker: EngineWorker;
-    try {
-      worker = startSearchWorker(data);
-    } catch (e) {
-      throw new EngineFailedError(`could not start the search worker: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    let lastError = '';
-    worker.on('message', (message: FromWorker) => {
-      if (this.worker === worker) this.onMessage(message);
-    });
-    worker.on('error', (e: unknown) => {
-      lastError = e instanceof Error ? e.message : String(e);
-    });
-    worker.on('exit', (code: number) => {
-      if (this.worker !== worker) return; // replaced or closed on purpose
-      this.worker = null;
-      this.onWorkerGone(`the search worker stopped (${lastError !== '' ? lastError : `exit code ${code}`})`);
-    });
-    this.worker = worker;
-    this.updateRef();
-    return worker;
-  }
-
-  /** The worker keeps a Node.js process alive only while a search is running or waiting. */
-  private updateRef(): void {
-    const worker = this.worker;
-    if (worker === null) return;
-    if (this.current !== null || this.queue.length > 0) worker.ref();
-    else worker.unref();
-  }
-
-  private post(message: ToWorker): void {
-    this.ensureWorker().postMessage(message);
-  }
-
-  private startNext(): void {
-    if (this.current !== null || this.isClosed) return;
-    const job = this.queue.shift();
-    if (job === undefined) {
-      this.updateRef();
-      return;
-    }
-    this.current = job;
-    job.state = 'running';
-    job.control = new SearchControl();
-    job.startedAt = Date.now();
-    try {
-      this.post({
-        type: 'go',
-        id: job.id,
-        position: job.read.spec,
-        params: job.params,
-        options: job.options,
-        control: job.control.buffer,
-        receivedAt: job.startedAt,
-        structured: true,
-      });
-      this.updateRef();
-    } catch (e) {
-      this.current = null;
-      this.fail(job, e instanceof KestrelError ? e : new EngineFailedError(String(e)));
-      this.startNext();
-    }
-  }
-
-  /** Stops a search: a queued one is dropped (AbortError), a running one answers with what it has. */
-  private stop(job: Job): void {
-    if (job.state === 'done' || job.stopped) return;
-    job.stopped = true;
-    if (job.state === 'queued') {
-      const at = this.queue.indexOf(job);
-      if (at >= 0) this.queue.splice(at, 1);
-      this.fail(job, new AbortError());
-      this.updateRef();
-      return;
-    }
-    const control = job.control!;
-    control.stop();
-    if (!control.shared) {
-      // No shared memory: the flag cannot reach the search. End its worker; the lines so far are the answer.
-      this.replaceWorker();
-      this.finish(job, null, null);
-      return;
-    }
-    Atomics.notify(control.flags, 0);
-    job.graceTimer = setTimeout(() => {
-      if (this.current !== job) return;
-      this.onLog(`the search did not answer stop within ${STOP_GRACE_MS} ms; its worker was replaced`);
-      this.replaceWorker();
-      this.finish(job, null, null);
-    }, STOP_GRACE_MS);
-  }
-
-  /** Ends the worker; the next search starts a new one. */
-  private replaceWorker(): void {
-    const worker = this.worker;
-    this.worker = null;
-    if (worker !== null) void worker.terminate().catch(() => undefined);
-  }
-
-  private onMessage(message: FromWorker): void {
-    const job = this.current;
-    switch (message.type) {
-      case 'info': {
-        if (job === null || job.id !== message.id) return;
-        const line = toLine(message.info);
-        const held = job.lines.get(line.multiPv);
-        if (line.bound === 'exact' || held === undefined || held.bound !== 'exact' || held.depth < line.depth)
-          job.lines.set(line.multiPv, line);
-        job.history.push(line);
-        this.wakeAll(job);
-        if (job.onInfo !== undefined) {
-          try {
-            job.onInfo(line);
-          } catch (e) {
-            this.onLog(`onInfo threw: ${e instanceof Error ? e.message : String(e)}`);
-          }
-        }
-        break;
+  private onLine(pending: Pending, line: SearchLine): void {
+    const held = pending.lines.get(line.multiPv);
+    if (line.bound === 'exact' || held === undefined || held.bound !== 'exact' || held.depth < line.depth)
+      pending.lines.set(line.multiPv, line);
+    pending.history.push(line);
+    this.wakeAll(pending);
+    if (pending.onInfo !== undefined) {
+      try {
+        pending.onInfo(line);
+      } catch (e) {
+        this.onLog(`onInfo threw: ${e instanceof Error ? e.message : String(e)}`);
       }
-      case 'done':
-        if (job !== null && job.id === message.id) this.finish(job, message.bestMove, message.ponderMove);
-        break;
-      case 'note':
-        this.onLog(message.text);
-        break;
-      case 'line':
-      case 'ack':
-        break;
     }
   }
 
-  private onWorkerGone(reason: string): void {
-    const job = this.current;
-    if (job === null) return;
-    // A stopped search has its answer in its lines; any other has failed.
-    if (job.stopped) this.finish(job, null, null);
-    else {
-      this.current = null;
-      this.fail(job, new EngineFailedError(reason));
-      this.startNext();
-    }
+  private onDone(pending: Pending, outcome: JobOutcome): void {
+    if (outcome.closed) this.fail(pending, new EngineClosedError());
+    else if (outcome.cancelled) this.fail(pending, new AbortError());
+    else if (outcome.failure !== null) this.fail(pending, new EngineFailedError(outcome.failure));
+    // A search the host answered for (it did not answer stop in time, its worker died after stop): its lines are the answer.
+    else this.finish(pending, outcome.fallback !== null ? null : outcome.bestMove, outcome.fallback !== null ? null : outcome.ponderMove);
   }
 
-  /** Settles a running search with its result; bestUci null: the best line's first move. */
-  private finish(job: Job, bestUci: string | null, ponderUci: string | null): void {
-    if (job.state === 'done') return;
-    if (this.current === job) this.current = null;
-    const pos = job.read.pos;
-    const lines = [...job.lines.values()].sort((a, b) => a.multiPv - b.multiPv);
+  /** Settles a search with its result; bestUci null: the best line's first move. */
+  private finish(pending: Pending, bestUci: string | null, ponderUci: string | null): void {
+    if (pending.done) return;
+    const pos = pending.read.pos;
+    const lines = [...pending.lines.values()].sort((a, b) => a.multiPv - b.multiPv);
     const top = lines[0] ?? null;
     const best = describeUci(pos, bestUci ?? top?.pv[0] ?? null);
     let ponder: ReturnType<typeof describeUci> = null;
@@ -501,6 +355,7 @@ export class Engine {
       const replyUci = ponderUci ?? (top !== null && top.pv[0] === best.uci ? (top.pv[1] ?? null) : null);
       ponder = replyAfter(pos, best.uci, replyUci);
     }
+    const startedAt = pending.job !== null && pending.job.startedAt > 0 ? pending.job.startedAt : pending.submittedAt;
     const result: AnalysisResult = {
       bestMove: best,
       ponder,
@@ -511,33 +366,30 @@ export class Engine {
       pv: top?.pv ?? (best !== null ? [best.uci] : []),
       pvSan: top?.pvSan ?? (best !== null ? [best.san] : []),
       lines,
-      nodes: job.history.at(-1)?.nodes ?? 0,
-      timeMs: Date.now() - job.startedAt,
-      stopped: job.stopped,
+      nodes: pending.history.at(-1)?.nodes ?? 0,
+      timeMs: Date.now() - startedAt,
+      stopped: pending.job?.stopRequested ?? false,
     };
-    this.end(job);
-    job.settle.resolve(result);
-    this.startNext();
+    this.end(pending);
+    pending.settle.resolve(result);
   }
 
-  private fail(job: Job, error: KestrelError): void {
-    if (job.state === 'done') return;
-    job.failure = error;
-    this.end(job);
-    job.settle.reject(error);
+  private fail(pending: Pending, error: KestrelError): void {
+    if (pending.done) return;
+    pending.failure = error;
+    this.end(pending);
+    pending.settle.reject(error);
   }
 
-  private end(job: Job): void {
-    job.state = 'done';
-    if (job.graceTimer !== null) clearTimeout(job.graceTimer);
-    job.graceTimer = null;
-    job.cleanup();
-    this.wakeAll(job);
+  private end(pending: Pending): void {
+    pending.done = true;
+    pending.cleanup();
+    this.wakeAll(pending);
   }
 
-  private wakeAll(job: Job): void {
-    const wake = job.wake;
-    job.wake = [];
+  private wakeAll(pending: Pending): void {
+    const wake = pending.wake;
+    pending.wake = [];
     for (const resolve of wake) resolve();
   }
 }

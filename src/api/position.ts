@@ -7,7 +7,7 @@ import { moveToSan, parseSan } from '../board/san.js';
 import { MAX_MOVES } from '../board/types.js';
 // The evaluation fills the piece-square tables Position sums: load it before any Position is built.
 import '../eval/index.js';
-import type { PositionSpec } from '../uci/messages.js';
+import type { PositionSpec } from '../engine/messages.js';
 import { IllegalMoveError, InvalidFenError } from './errors.js';
 import type { Move, PositionInput } from './types.js';
 

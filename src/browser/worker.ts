@@ -7,7 +7,7 @@
 
 import { isBootMessage, setBootData, workerUciStream } from '../platform/browser.js';
 import { runUci } from '../uci/uci.js';
-import { runSearchWorker } from '../uci/search-worker.js';
+import { runSearchWorker } from '../engine/search-worker.js';
 
 const scope = globalThis as unknown as {
   addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;

@@ -10,11 +10,13 @@ import { annotatedPgn, playerSummary } from '../analyse/annotate.js';
 import { type ReplayedGame, replayGame, splitGames } from '../analyse/games.js';
 import { evaluationGraph, graphFileName } from '../analyse/graph.js';
 import { Progress } from '../analyse/progress.js';
-import { EngineClient } from '../uci/engine-client.js';
+import { EngineHost } from '../engine/host.js';
 import { engineVersion } from '../uci/version.js';
 
 /** The time a move is searched when neither --movetime nor --depth is given. */
 const DEFAULT_MOVETIME_MS = 500;
+/** How long a stopped search may take to answer before the host answers for it. */
+const STOP_GRACE_MS = 2000;
 
 interface AnalyseOptions {
   movetime?: string;
@@ -77,7 +79,7 @@ export function registerAnalyseCommands(program: Command): void {
       const annotator = `Kestrel ${engineVersion()}, ${depth !== undefined ? `depth ${depth}` : `${limits.movetime} ms`} a move`;
       const total = games.reduce((sum, g) => sum + g.uci.length + 1, 0);
       const progress = new Progress(process.stderr, games.length, total, depth !== undefined ? null : (limits.movetime ?? null));
-      const engine = new EngineClient({ hashMb, threads });
+      const engine = new EngineHost({ hashMb, threads, keepAlive: 'always', stopGraceMs: STOP_GRACE_MS });
       let finished = 0;
       try {
         for (const [i, game] of games.entries()) {
@@ -101,7 +103,7 @@ export function registerAnalyseCommands(program: Command): void {
         }
       } finally {
         progress.finish();
-        engine.close();
+        await engine.close();
       }
       if (problems > 0) process.stderr.write(`${problems} game${problems === 1 ? '' : 's'} of ${path} could not be read (see above)\n`);
       process.exitCode = problems > 0 ? 1 : 0;

@@ -4,8 +4,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_BENCH_DEPTH, runBench, runThreadBench } from '../search/bench.js';
 import { MAX_THREADS } from '../search/threads.js';
-import { startSearchWorker } from '../uci/search-worker.js';
-import { ThreadPool } from '../uci/thread-pool.js';
+import { helperPool } from '../engine/search-worker.js';
 import { texelDataMain, tuneMain } from '../tune/main.js';
 
 export function registerEngineCommands(program: Command): void {
@@ -34,7 +33,7 @@ export function registerEngineCommands(program: Command): void {
       const threads = Number(opts.threads);
       if (!Number.isInteger(threads) || threads < 2 || threads > MAX_THREADS)
         program.error(`error: --threads must be an integer from 2 to ${MAX_THREADS}, got '${opts.threads}'`);
-      const pool = new ThreadPool(startSearchWorker, (text) => process.stderr.write(`${text}\n`));
+      const pool = helperPool((text) => process.stderr.write(`${text}\n`));
       pool.setThreads(threads);
       if (pool.helpers !== threads - 1) program.error('error: the helper threads could not be started');
       try {

@@ -138,7 +138,7 @@ export function registerTrainCommands(program: Command): void {
   program
     .command('train')
     .description('train the network (768 -> 2xH -> 1) on viriformat games, and write it quantised with a loss chart')
-    .requiredOption('--data <files...>', 'viriformat files (selfplay, convert-pgn)')
+    .requiredOption('--data <files...>', 'viriformat files (selfplay, convert-pgn); .xz and .gz files are read unpacked')
     .option('--out-dir <dir>', 'where the network, its loss chart (.svg) and record (.json) go', 'nets')
     .option('--hidden <n>', 'neurons per perspective', String(t.hidden))
     .option('--buckets <n>', 'output buckets by piece count', String(t.buckets))

@@ -8,8 +8,8 @@ import { Position, START_FEN } from '../board/position.js';
 import { type Outcome, gameOutcome } from '../board/rules.js';
 import { moveToSan } from '../board/san.js';
 import { WHITE, moveFrom, moveTo } from '../board/types.js';
-import type { UciScore } from '../uci/info.js';
-import type { PositionSpec } from '../uci/messages.js';
+import type { UciScore } from '../engine/info.js';
+import type { PositionSpec } from '../engine/messages.js';
 
 export interface PlayedMove {
   move: number;

@@ -4,7 +4,7 @@
 import { parseUciMove } from '../board/notation.js';
 import type { Position } from '../board/position.js';
 import { moveToSan } from '../board/san.js';
-import type { UciScore } from '../uci/info.js';
+import type { UciScore } from '../engine/info.js';
 
 /** +0.25 / -1.30 (pawns) or #3 / #-2 (mate in moves; negative: being mated). */
 export function formatScore(score: UciScore): string {

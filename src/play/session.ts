@@ -1,6 +1,6 @@
 // `kestrel play`: a game in the terminal. The board is drawn after every
 // move; a person types moves (SAN or UCI) and commands; the engine's moves
-// come from the search worker (uci/engine-client.ts), so that the keyboard,
+// come from the engine host (engine/host.ts), so that the keyboard,
 // the clocks and Ctrl-C are served while it thinks.
 //
 // Two ways to run:
@@ -21,8 +21,9 @@ import { BLACK, WHITE } from '../board/types.js';
 import { OpeningBook } from '../book/reader.js';
 import { platform } from '../platform/index.js';
 import { HARD_NODES_FACTOR, seededRandom } from '../search/strength.js';
-import { EngineClient, type SearchHandle, type SearchOutcome } from '../uci/engine-client.js';
-import type { InfoLine, UciScore } from '../uci/info.js';
+import { EngineHost, type SearchHandle, type SearchOutcome } from '../engine/host.js';
+import { type EngineLine, type UciScore, uciScore } from '../engine/info.js';
+import { DEFAULT_HASH_MB } from '../search/tt.js';
 import { engineVersion } from '../uci/version.js';
 import { renderBoard } from './board-view.js';
 import { Clock, type TimeControl, formatClock, timeControlTag } from './clock.js';
@@ -67,6 +68,8 @@ const DRAW_CHECK_NODES = 50_000;
 const BOOK_MAX_PLIES = 16;
 /** How often the clocks are checked for a flag fall (and the prompt's clocks refreshed). */
 const TICK_MS = 100;
+/** How long a stopped search may take to answer before the host plays for it. */
+const STOP_GRACE_MS = 2000;
 /** Plies of moves shown under the board. */
 const MOVES_SHOWN = 16;
 
@@ -102,7 +105,7 @@ interface Thinking {
 
 export class PlaySession {
   private game: Game;
-  private readonly engine = new EngineClient();
+  private readonly engine = new EngineHost({ hashMb: DEFAULT_HASH_MB, threads: 1, keepAlive: 'always', stopGraceMs: STOP_GRACE_MS });
   private rl: Interface | null = null;
   private readonly queue: string[] = [];
   private inputClosed = false;
@@ -417,17 +420,16 @@ export class PlaySession {
       void this.quit(1);
       return;
     }
-    const line = outcome.lines[0];
-    this.afterEngineMove(move, line, undefined);
+    this.afterEngineMove(move, outcome.lines[0], undefined);
   }
 
-  private afterEngineMove(move: number, line: InfoLine | undefined, note: string | undefined): void {
+  private afterEngineMove(move: number, line: EngineLine | undefined, note: string | undefined): void {
     const side = this.game.pos.side;
     const number = this.game.moveNumber();
     const clockMs = this.clock?.punch();
-    const evalWhite = line === undefined ? undefined : whiteView(line.score, side);
+    const evalWhite = line === undefined ? undefined : whiteView(uciScore(line), side);
     const played = this.game.play(move, { eval: evalWhite, clockMs });
-    const detail = note ?? (line === undefined ? '' : `depth ${line.depth}, ${formatScore(whiteView(line.score, side))}`);
+    const detail = note ?? (line === undefined || evalWhite === undefined ? '' : `depth ${line.depth}, ${formatScore(evalWhite)}`);
     this.notes.push(`${this.player(side)} plays ${number} ${played.san}${detail === '' ? '' : ` (${detail})`}`);
     this.afterMove();
   }
@@ -453,21 +455,21 @@ export class PlaySession {
   /** Runs a search of the current position with the thinking line; null if dropped. */
   private async think(
     purpose: Thinking['purpose'],
-    params: Parameters<EngineClient['search']>[1],
-    options: Parameters<EngineClient['search']>[2],
+    params: Parameters<EngineHost['search']>[1],
+    options: Parameters<EngineHost['search']>[2],
   ): Promise<SearchOutcome | null> {
     const side = this.game.pos.side;
     const spec = this.game.spec();
     const who =
       purpose === 'move' ? `${this.player(side)} thinks` : purpose === 'hint' ? 'Looking for a hint' : 'Kestrel considers the offer';
     this.status = `${who}...`;
-    let latest: InfoLine | null = null;
+    let latest: EngineLine | null = null;
     let handle: SearchHandle;
     try {
       handle = this.engine.search(spec, params, options, (info) => {
         if (info.bound !== 'exact' || info.multipv !== 1) return;
         latest = info;
-        this.status = `${who}: depth ${info.depth}  ${formatScore(whiteView(info.score, side))}  ${lineToSan(this.game.pos, info.pv, this.game.moveNumber())}`;
+        this.status = `${who}: depth ${info.depth}  ${formatScore(whiteView(uciScore(info), side))}  ${lineToSan(this.game.pos, info.pv, this.game.moveNumber())}`;
         this.showPrompt();
       });
     } catch (e) {
@@ -557,7 +559,7 @@ export class PlaySession {
       this.print('No hint: there is no move to play.');
     } else {
       this.print(
-        `Hint: ${lineToSan(this.game.pos, line.pv.slice(0, 1), this.game.moveNumber())} (${formatScore(whiteView(line.score, side))}, depth ${line.depth}; line ${lineToSan(this.game.pos, line.pv, this.game.moveNumber())})`,
+        `Hint: ${lineToSan(this.game.pos, line.pv.slice(0, 1), this.game.moveNumber())} (${formatScore(whiteView(uciScore(line), side))}, depth ${line.depth}; line ${lineToSan(this.game.pos, line.pv, this.game.moveNumber())})`,
       );
     }
     this.drain();
@@ -614,7 +616,7 @@ export class PlaySession {
     if (outcome === null || this.quitting) return;
     const line = outcome.lines[0];
     // The search is from the person's side (to move): the engine's view is the opposite.
-    const mine = line === undefined ? null : negate(line.score);
+    const mine = line === undefined ? null : negate(uciScore(line));
     if (mine !== null && 'cp' in mine && mine.cp <= DRAW_ACCEPT_CP) {
       this.game.end = { result: '1/2-1/2', text: 'Draw agreed.', termination: 'normal' };
       this.startTurn();
@@ -723,7 +725,7 @@ export class PlaySession {
     this.quitting = true;
     this.stopThinking();
     if (this.tick !== null) clearInterval(this.tick);
-    this.engine.close();
+    void this.engine.close();
     this.book?.close();
     if (this.rl !== null) {
       this.rl.setPrompt('');

@@ -27,7 +27,7 @@ import { MovePicker } from './movepick.js';
 import * as P from './params.js';
 import { type HelperThreads, type ThreadRole, type ThreadState, bestHelperResult, helperSkipsDepth } from './threads.js';
 import { TimeManager } from './timeman.js';
-import { BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, TranspositionTable } from './tt.js';
+import { BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, DEFAULT_HASH_MB, TranspositionTable } from './tt.js';
 
 export const INFINITE = 31000;
 export const MATE = 30000;
@@ -120,7 +120,7 @@ export class Searcher {
   private iterationBest = 0;
 
   /** A searcher with a table of its own (hashMb), or over a given one (a helper's view of the shared table). */
-  constructor(hashMbOrTable: number | TranspositionTable = 16) {
+  constructor(hashMbOrTable: number | TranspositionTable = DEFAULT_HASH_MB) {
     this.tt = typeof hashMbOrTable === 'number' ? new TranspositionTable(hashMbOrTable) : hashMbOrTable;
     for (let i = 0; i < MAX_PLY * 2; i++) this.pickers.push(new MovePicker(this.history, this.moves, this.scores, (i >> 1) * MAX_MOVES));
   }

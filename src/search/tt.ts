@@ -27,6 +27,9 @@
 import { TT_AGE_WEIGHT, TT_KEEP_DEPTH_MARGIN } from './params.js';
 import { sharedMemory } from './shared-memory.js';
 
+/** The table's size when nobody asks for another (the Hash option's default, the library's, play's). */
+export const DEFAULT_HASH_MB = 16;
+
 export const BOUND_NONE = 0;
 export const BOUND_UPPER = 1; // the score is at most this (all moves failed low)
 export const BOUND_LOWER = 2; // the score is at least this (a move failed high)

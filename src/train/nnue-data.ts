@@ -8,7 +8,9 @@
 // Positions of a game are kept together in order; a game goes to the
 // validation set or the training set as a whole (by a hash of its number).
 
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { accessSync, readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { Position } from '../board/position.js';
 import { WHITE } from '../board/types.js';
 import { inputIndex } from '../eval/nnue/network.js';
@@ -114,8 +116,28 @@ export interface GameSource {
 }
 
 export function readGameSource(file: string): GameSource {
-  const bytes = readFileSync(file);
+  const bytes = readDataFile(file);
   return { bytes, index: indexGames(bytes) };
+}
+
+/** The largest file unpacked in memory (the trainer holds every game anyway). */
+const MAX_UNPACKED_BYTES = 2 ** 31;
+
+/**
+ * A data file's bytes: `.xz` files (as the project's store keeps them) are
+ * unpacked by the system's `xz`, `.gz` files by Node.js; others are read as
+ * they are.
+ */
+export function readDataFile(file: string): Buffer {
+  if (file.endsWith('.gz')) return gunzipSync(readFileSync(file));
+  if (!file.endsWith('.xz')) return readFileSync(file);
+  accessSync(file); // a missing file fails here, with its name
+  try {
+    return execFileSync('xz', ['-dc', '--', file], { maxBuffer: MAX_UNPACKED_BYTES, stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the xz program is not installed' : String((e as Error).message);
+    throw new Error(`cannot unpack ${file}: ${why} (or unpack it first: xz -dk ${file})`);
+  }
 }
 
 /**

@@ -12,6 +12,7 @@ import { platform } from '../platform/index.js';
 import { USE_NNUE_DEFAULT } from '../eval/index.js';
 import { FULL_SKILL, MAX_ELO, MIN_ELO, type StrengthLimit, limitFromOptions } from '../search/strength.js';
 import { MAX_THREADS } from '../search/threads.js';
+import { DEFAULT_HASH_MB } from '../search/tt.js';
 
 /** UCI_Elo's default: a club player. */
 const DEFAULT_ELO = 1500;
@@ -47,7 +48,7 @@ type OptionDecl =
   | { name: OptionName; type: 'string'; default: string };
 
 const OPTION_DECLS: readonly OptionDecl[] = [
-  { name: 'Hash', type: 'spin', default: 16, min: 1, max: 4096 },
+  { name: 'Hash', type: 'spin', default: DEFAULT_HASH_MB, min: 1, max: platform.maxHashMb },
   { name: 'Clear Hash', type: 'button' },
   { name: 'Threads', type: 'spin', default: 1, min: 1, max: MAX_THREADS },
   { name: 'MultiPV', type: 'spin', default: 1, min: 1, max: 256 },

@@ -10,7 +10,14 @@ import { Searcher } from '../../src/search/search.js';
 import { ThreadState, helperSkipsDepth, type HelperThreads } from '../../src/search/threads.js';
 import { TranspositionTable } from '../../src/search/tt.js';
 import { moveToUci, parseUciMove } from '../../src/board/notation.js';
-import { formatSearchEvent } from '../../src/uci/info.js';
+import { engineLine } from '../../src/engine/info.js';
+import type { SearchEvent } from '../../src/search/limits.js';
+import { formatLine } from '../../src/uci/info.js';
+
+/** An event as the UCI loop prints a line (other events by their type). */
+function uciText(pos: Position, e: SearchEvent): string {
+  return e.type === 'line' ? formatLine(engineLine(pos, e, false), false) : e.type;
+}
 
 const FEN = 'r1bq1rk1/ppp2ppp/5n2/2bp4/2NPP3/2P5/PP3PPP/RNBQK2R w KQ - 0 9';
 
@@ -40,7 +47,7 @@ describe('Lazy SMP searchers', () => {
     const state = new ThreadState(2);
     const lines: string[] = [];
     const pos = new Position(FEN);
-    helper.go(pos, depthParams(6), DEFAULT_SEARCH_OPTIONS, state.control, (e) => lines.push(formatSearchEvent(pos, e, false)), {
+    helper.go(pos, depthParams(6), DEFAULT_SEARCH_OPTIONS, state.control, (e) => lines.push(uciText(pos, e)), {
       kind: 'helper',
       index: 1,
       state,
@@ -80,7 +87,7 @@ describe('Lazy SMP searchers', () => {
         { ...depthParams(2), searchmoves },
         DEFAULT_SEARCH_OPTIONS,
         new SearchControl(),
-        (e) => lines.push(formatSearchEvent(pos, e, false)),
+        (e) => lines.push(uciText(pos, e)),
         {
           kind: 'main',
           helpers: doneHelpers(state),
@@ -108,17 +115,10 @@ describe('Lazy SMP searchers', () => {
     state.publishResult(1, 9, -50, [h3]); // a worse score than the main line's, but the depth asked for
     const main = new Searcher(4);
     const lines: string[] = [];
-    const result = main.go(
-      pos,
-      depthParams(9),
-      DEFAULT_SEARCH_OPTIONS,
-      new SearchControl(),
-      (e) => lines.push(formatSearchEvent(pos, e, false)),
-      {
-        kind: 'main',
-        helpers: doneHelpers(state),
-      },
-    );
+    const result = main.go(pos, depthParams(9), DEFAULT_SEARCH_OPTIONS, new SearchControl(), (e) => lines.push(uciText(pos, e)), {
+      kind: 'main',
+      helpers: doneHelpers(state),
+    });
     expect(moveToUci(pos, result.move)).toBe('h2h3');
     expect(lines[lines.length - 1]).toMatch(/^info depth 9 .* score cp -50 .* pv h2h3$/);
     // The main searcher stopped at its first look at the helpers (every 256 nodes).

@@ -1,12 +1,21 @@
 // The trainer's loader: filters, and the left-right mirror augmentation.
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parseUciMove } from '../../src/board/notation.js';
 import { Position } from '../../src/board/position.js';
-import { DEFAULT_FILTER, MAX_FEATURES, type PositionSet, isValidationGame, loadPositions } from '../../src/train/nnue-data.js';
+import {
+  DEFAULT_FILTER,
+  MAX_FEATURES,
+  type PositionSet,
+  isValidationGame,
+  loadPositions,
+  readDataFile,
+} from '../../src/train/nnue-data.js';
 import { RESULT_DRAW, encodeGame } from '../../src/train/viriformat.js';
 
 /** A viriformat file of one game from `fen` with these moves, scored 10 cp unless `scores` says otherwise. */
@@ -70,5 +79,28 @@ describe('loadPositions', () => {
     const data = loadPositions([file], { ...DEFAULT_FILTER, mirror: true }, 1);
     expect(data.mirrored).toBe(1);
     expect(data.train.count).toBe(4);
+  });
+});
+
+describe('readDataFile', () => {
+  const file = gameFile('4k3/8/8/8/8/8/1P6/R3K3 w - - 0 1', ['b2b3', 'e8d7']);
+  const bytes = readFileSync(file);
+
+  it('reads .gz files unpacked', () => {
+    writeFileSync(`${file}.gz`, gzipSync(bytes));
+    expect(readDataFile(`${file}.gz`).equals(bytes)).toBe(true);
+  });
+
+  it('reads .xz files unpacked (where the xz program is installed)', () => {
+    try {
+      execFileSync('xz', ['-k', file]);
+    } catch {
+      return; // no xz here: readDataFile says so in its error
+    }
+    expect(readDataFile(`${file}.xz`).equals(bytes)).toBe(true);
+  });
+
+  it('names a missing file', () => {
+    expect(() => readDataFile(join(tmpdir(), 'no-such-kestrel-data.vf.xz'))).toThrow(/no-such-kestrel-data/);
   });
 });

@@ -1,4 +1,4 @@
-// The UCI layer's defences against a search that throws, returns nonsense,
+// The engine host's defences, seen through UCI, against a search that throws, returns nonsense,
 // hangs or kills its worker: a bundle is built with test/uci/fake-search.ts
 // in place of the real Searcher, and driven like a GUI would.
 
@@ -31,7 +31,7 @@ beforeAll(async () => {
         name: 'fake-search',
         setup(build) {
           build.onResolve({ filter: /search\/search\.js$/ }, (args) =>
-            args.importer.includes(join('src', 'uci')) ? { path: join(ROOT, 'test/uci/fake-search.ts') } : undefined,
+            args.importer.includes(join('src', 'engine')) ? { path: join(ROOT, 'test/uci/fake-search.ts') } : undefined,
           );
         },
       },

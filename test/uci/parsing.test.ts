@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { Position } from '../../src/board/position.js';
 import { checkers, boardDiagram } from '../../src/uci/board-display.js';
 import { MAX_DEPTH, parseGo } from '../../src/uci/go-params.js';
-import { emergencyInfo, emergencyMove } from '../../src/uci/fallback.js';
-import { firstPvMove } from '../../src/uci/messages.js';
+import { emergencyMove } from '../../src/engine/fallback.js';
+import type { EngineLine } from '../../src/engine/info.js';
+import { formatEmergency, formatLine } from '../../src/uci/info.js';
 import { OptionValues, optionLines } from '../../src/uci/options.js';
 import { Output, type LineSink } from '../../src/uci/output.js';
 
@@ -108,13 +109,27 @@ describe('options', () => {
   });
 });
 
-describe('firstPvMove', () => {
-  it('takes the first pv move of the best line only', () => {
-    expect(firstPvMove('info depth 3 score cp 5 pv e2e4 e7e5')).toBe('e2e4');
-    expect(firstPvMove('info depth 3 multipv 1 score cp 5 pv d2d4')).toBe('d2d4');
-    expect(firstPvMove('info depth 3 multipv 2 score cp 5 pv c2c4')).toBe(null);
-    expect(firstPvMove('info string the pv a1a2 is bad')).toBe(null);
-    expect(firstPvMove('info depth 3 pv')).toBe(null);
+describe('formatLine', () => {
+  const line: EngineLine = {
+    depth: 7,
+    seldepth: 11,
+    multipv: 1,
+    score: 35,
+    bound: 'exact',
+    nodes: 12000,
+    timeMs: 40,
+    hashfull: 3,
+    pv: ['e2e4', 'e7e5'],
+    pvSan: [],
+  };
+  it('writes a line as UCI info text', () => {
+    expect(formatLine(line, false)).toBe(
+      'info depth 7 seldepth 11 multipv 1 score cp 35 nodes 12000 nps 300000 hashfull 3 time 40 pv e2e4 e7e5',
+    );
+    expect(formatLine({ ...line, bound: 'lower', hashfull: null, pv: [] }, true)).toBe(
+      'info depth 7 seldepth 11 multipv 1 score cp 35 lowerbound nodes 12000 nps 300000 time 40',
+    );
+    expect(formatLine({ ...line, score: 29997 }, true)).toMatch(/ score mate 2 wdl 1000 0 0 /);
   });
 });
 
@@ -167,9 +182,9 @@ describe('emergencyMove', () => {
 
   it('reports its choice as an info line with a score and a one-move pv', () => {
     const mate = { fen: '6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1', moves: [], chess960: false };
-    expect(emergencyInfo(emergencyMove(mate, ['a1a2', 'a1a8']))).toBe('info depth 2 score mate 1 pv a1a8');
+    expect(formatEmergency(emergencyMove(mate, ['a1a2', 'a1a8']))).toBe('info depth 2 score mate 1 pv a1a8');
     const queen = { fen: '4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1', moves: [], chess960: false };
-    expect(emergencyInfo(emergencyMove(queen, ['d2d5']))).toMatch(/^info depth 2 score cp \d+ pv d2d5$/);
-    expect(emergencyInfo({ move: '0000', score: null })).toBeNull();
+    expect(formatEmergency(emergencyMove(queen, ['d2d5']))).toMatch(/^info depth 2 score cp \d+ pv d2d5$/);
+    expect(formatEmergency({ move: '0000', score: null })).toBeNull();
   });
 });

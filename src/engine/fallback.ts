@@ -1,6 +1,6 @@
-// The move the UCI thread plays by itself when the search worker cannot
-// answer (it crashed, hangs, or overran its time) and no search line is
-// known: a two-ply look with the static evaluation. Emergencies only.
+// The move the host plays by itself when the search worker cannot answer
+// (it crashed, hangs, or overran its time) and no search line is known: a
+// two-ply look with the static evaluation. Emergencies only.
 
 import { generateMoves } from '../board/movegen.js';
 import { moveToUci } from '../board/notation.js';
@@ -9,23 +9,13 @@ import { MAX_MOVES } from '../board/types.js';
 import { evaluate } from '../eval/index.js';
 import { loadPosition, type PositionSpec } from './messages.js';
 
-const MATE = 1_000_000;
+/** The score of a move that mates, in EmergencyChoice. */
+export const EMERGENCY_MATE = 1_000_000;
 
-/** The emergency look's choice: the move, and its score for the side to move (centipawns, or MATE when it mates); null if unknown. */
+/** The emergency look's choice: the move, and its score for the side to move (centipawns, or EMERGENCY_MATE when it mates); null if unknown. */
 export interface EmergencyChoice {
   move: string;
   score: number | null;
-}
-
-/**
- * The `info` line that reports an emergency choice, so that a bestmove is
- * never without one (an unknown score, after an error, shows as cp 0); null
- * when there is no move.
- */
-export function emergencyInfo(choice: EmergencyChoice): string | null {
-  if (choice.move === '0000') return null;
-  const score = choice.score === null ? 'cp 0' : choice.score >= MATE ? 'mate 1' : `cp ${Math.max(-20000, Math.min(20000, choice.score))}`;
-  return `info depth 2 score ${score} pv ${choice.move}`;
 }
 
 /** The best of `allowed` (UCI moves, legal in spec) by a two-ply static look; move '0000' when empty. */
@@ -46,7 +36,7 @@ export function emergencyMove(spec: PositionSpec, allowed: string[]): EmergencyC
       const end = generateMoves(pos, moves, MAX_MOVES, false);
       let score: number;
       if (end === MAX_MOVES) {
-        score = pos.inCheck() ? MATE : 0;
+        score = pos.inCheck() ? EMERGENCY_MATE : 0;
       } else {
         score = Infinity;
         for (let j = MAX_MOVES; j < end; j++) {

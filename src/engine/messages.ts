@@ -1,6 +1,6 @@
-// Messages between the UCI thread (main) and the search worker. Everything
-// the worker wants printed travels as a message, so the main thread is the
-// only writer of stdout and decides the order of all output.
+// Messages between the host (main thread) and the search worker. Everything
+// the worker reports travels as a message, so the main thread alone decides
+// what is shown and in which order.
 
 import { parseUciMove } from '../board/notation.js';
 import type { Position } from '../board/position.js';
@@ -8,7 +8,7 @@ import type { NetworkChoice } from '../eval/index.js';
 
 export { type NetworkChoice, applyNetworkChoice } from '../eval/index.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
-import type { LineInfo } from './info.js';
+import type { CurrentMove, EngineLine } from './info.js';
 
 /** What the worker receives in workerData when it is created. */
 export interface SearchWorkerData {
@@ -18,7 +18,7 @@ export interface SearchWorkerData {
   threads: number;
   /** Acknowledged (like a maintenance message) once the worker is ready to search. */
   bootSeq: number;
-  /** The warm-up's stop flags (a SearchControl buffer): the UCI thread raises them when it posts a job, so the job does not wait for the warm-up. */
+  /** The warm-up's stop flags (a SearchControl buffer): the host raises them when it posts a job, so the job does not wait for the warm-up. */
   warmUpControl?: SharedArrayBuffer;
   /** The evaluation to use (UseNNUE, EvalFile); absent: the engine's default. */
   network?: NetworkChoice;
@@ -46,12 +46,16 @@ export function loadPosition(pos: Position, spec: PositionSpec): void {
   pos.chess960 = spec.chess960;
 }
 
+/** A change of the worker's state, applied in order with the jobs and acknowledged by seq. */
+export type Maintenance =
+  | { type: 'hash'; mb: number }
+  | { type: 'threads'; threads: number }
+  | { type: 'clear' }
+  | { type: 'network'; choice: NetworkChoice };
+
 /** Main thread -> worker. Jobs (go, perft, bench) carry an id echoed in their replies. */
 export type ToWorker =
-  | { type: 'hash'; seq: number; mb: number }
-  | { type: 'threads'; seq: number; threads: number }
-  | { type: 'clear'; seq: number }
-  | { type: 'network'; seq: number; choice: NetworkChoice }
+  | (Maintenance & { seq: number })
   | {
       type: 'go';
       id: number;
@@ -60,39 +64,29 @@ export type ToWorker =
       options: SearchOptions;
       /** Stop and ponderhit flags of this search only (a fresh buffer per search). */
       control: SharedArrayBuffer;
-      /** Date.now() when the main thread read `go`: the clock runs from then, not from when the worker starts. */
+      /** Date.now() when the clock started (a GUI's `go` read): the worker takes the time since off the limits. */
       receivedAt: number;
-      /** Report lines as `info` messages (LineInfo) instead of UCI text: the library's searches. */
-      structured?: boolean;
+      /** Report each line's moves in SAN too. */
+      san: boolean;
     }
   | { type: 'perft'; id: number; position: PositionSpec; depth: number; control: SharedArrayBuffer }
   | { type: 'bench'; id: number; depth: number | null; control: SharedArrayBuffer };
 
 /** Worker -> main thread. */
 export type FromWorker =
-  /** A line of output of job `id` (info lines, perft lines). */
-  | { type: 'line'; id: number; text: string }
-  /** A search line of a structured job `id`. */
-  | { type: 'info'; id: number; info: LineInfo }
+  /** A search line of job `id`. */
+  | { type: 'line'; id: number; line: EngineLine }
+  /** The root move job `id` starts on. */
+  | { type: 'currmove'; id: number; move: CurrentMove }
+  /** A line of output of job `id` (perft, bench). */
+  | { type: 'text'; id: number; text: string }
+  /** Something to report (a problem, a remark): of job `id`, or of none. */
+  | { type: 'note'; id?: number; text: string }
   /** Job `id` is over; for `go`, bestMove is set (UCI notation, '0000' if none). */
-  /** lines: the job's last output lines, printed before the job counts as finished. */
+  /** lines: the job's last output lines, shown before the job counts as finished. */
   | { type: 'done'; id: number; bestMove: string | null; ponderMove: string | null; lines?: string[] }
-  /** Maintenance message `seq` (hash, clear) has been applied. */
-  | { type: 'ack'; seq: number }
-  /** Something to report that belongs to no job (printed as an info string). */
-  | { type: 'note'; text: string };
-
-/** The first move of the pv of an info line about the best line (no multipv, or multipv 1); else null. */
-export function firstPvMove(line: string): string | null {
-  if (!line.startsWith('info ')) return null;
-  const tokens = line.split(' ');
-  if (tokens[1] === 'string') return null;
-  const pv = tokens.indexOf('pv');
-  if (pv < 0 || pv + 1 >= tokens.length) return null;
-  const multipv = tokens.indexOf('multipv');
-  if (multipv >= 0 && multipv < pv && tokens[multipv + 1] !== '1') return null;
-  return tokens[pv + 1];
-}
+  /** Maintenance message `seq` has been applied. */
+  | { type: 'ack'; seq: number };
 
 /** The message of a thrown value, for an `info string`. */
 export function errorText(e: unknown): string {

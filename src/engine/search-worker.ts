@@ -1,6 +1,6 @@
 // The search worker: a worker_threads Worker that owns the Searcher (and so
 // its transposition table) and runs the long jobs — go, go perft, bench — so
-// that the UCI thread stays free to answer isready, stop and quit at once.
+// that the main thread stays free to answer isready, stop and quit at once.
 //
 // The worker runs from the same file as the engine: in the bundle
 // (dist/kestrel.js) import.meta.url is the bundle itself, whose entry must
@@ -13,10 +13,11 @@
 // search and the worker owns the helper threads (thread-pool.ts); the same
 // entry serves the helpers, which workerData.helper tells apart.
 //
-// Every line of output goes to the main thread as a message; the worker
-// never writes to stdout. Each job ends with exactly one `done` message, even
-// when the search throws: then the worker reports `info string error: ...`
-// and answers with a legal fallback move.
+// Everything the worker reports goes to the main thread as a message (search
+// lines structured, see info.ts); the worker never writes to stdout. Each job
+// ends with exactly one `done` message, even when the search throws: then
+// the worker reports a note `error: ...` and answers with a legal fallback
+// move.
 
 import { type EngineWorker, platform } from '../platform/index.js';
 import { generateMoves } from '../board/movegen.js';
@@ -27,7 +28,7 @@ import { MAX_MOVES } from '../board/types.js';
 import { DEFAULT_BENCH_DEPTH, runBench } from '../search/bench.js';
 import { SearchControl } from '../search/control.js';
 import type { GoParams, SearchEvent, SearchOptions } from '../search/limits.js';
-import { describeLine, formatSearchEvent } from './info.js';
+import { engineLine } from './info.js';
 import { Searcher } from '../search/search.js';
 import { limitedSearch } from '../search/strength.js';
 import { WarmUp } from '../search/warmup.js';
@@ -52,6 +53,11 @@ export function isSearchWorker(): boolean {
 /** Starts the search worker running the code this module was loaded from. */
 export function startSearchWorker(data: SearchWorkerData): EngineWorker {
   return platform.startWorker(import.meta.url, data);
+}
+
+/** Helper threads for a parallel search run on this thread (the CLI's `bench --threads`); `note` hears their problems. */
+export function helperPool(note: (text: string) => void): ThreadPool {
+  return new ThreadPool(startSearchWorker, note);
 }
 
 let started = false;
@@ -165,7 +171,7 @@ class SearchWorker {
             withLag(message.params, Date.now() - message.receivedAt),
             message.options,
             new SearchControl(message.control),
-            message.structured === true,
+            message.san,
           );
           break;
         case 'perft':
@@ -184,7 +190,7 @@ class SearchWorker {
     }
   }
 
-  /** Runs fn; an exception becomes an info string. */
+  /** Runs fn; an exception becomes a note. */
   private guard(what: string, fn: () => void): boolean {
     try {
       fn();
@@ -225,15 +231,16 @@ class SearchWorker {
     return out;
   }
 
-  private go(id: number, spec: PositionSpec, params: GoParams, options: SearchOptions, control: SearchControl, structured: boolean): void {
-    const emit = (text: string): void =>
-      this.send(structured ? { type: 'note', text: text.replace(/^info string /, '') } : { type: 'line', id, text });
+  private go(id: number, spec: PositionSpec, params: GoParams, options: SearchOptions, control: SearchControl, san: boolean): void {
+    const note = (text: string): void => this.send({ type: 'note', id, text });
     let lastPvMove: string | null = null;
     const report = (event: SearchEvent): void => {
-      if (event.type === 'line' && event.multipv === 1 && event.pv.length > 0) lastPvMove = moveToUci(this.pos, event.pv[0]);
-      if (!structured) emit(formatSearchEvent(this.pos, event, options.showWdl));
-      else if (event.type === 'line') this.send({ type: 'info', id, info: describeLine(this.pos, event) });
-      else if (event.type === 'note') emit(event.text);
+      if (event.type === 'line') {
+        if (event.multipv === 1 && event.pv.length > 0) lastPvMove = moveToUci(this.pos, event.pv[0]);
+        this.send({ type: 'line', id, line: engineLine(this.pos, event, san) });
+      } else if (event.type === 'currmove') {
+        this.send({ type: 'currmove', id, move: { depth: event.depth, move: moveToUci(this.pos, event.move), number: event.number } });
+      } else note(event.text);
     };
 
     let bestMove: string | null = null;
@@ -254,7 +261,7 @@ class SearchWorker {
         this.pos.unmakeMove();
       }
     } catch (e) {
-      emit(`info string error: the search failed: ${errorText(e)}`);
+      note(`error: the search failed: ${errorText(e)}`);
     } finally {
       // Normally done by the search already; a search that failed must not leave its helpers running.
       helpers?.finish();
@@ -270,7 +277,7 @@ class SearchWorker {
       this.load(spec);
       legal = this.legalMoves();
     } catch (e) {
-      emit(`info string error: ${errorText(e)}`);
+      note(`error: ${errorText(e)}`);
     }
     const allowed = params.searchmoves.length > 0 ? params.searchmoves.filter((m) => legal.includes(m)) : legal;
     const fallback = lastPvMove !== null && allowed.includes(lastPvMove) ? lastPvMove : (allowed[0] ?? legal[0] ?? '0000');
@@ -278,7 +285,7 @@ class SearchWorker {
       bestMove = fallback;
       ponderMove = null;
     } else if (legal.length === 0 ? bestMove !== '0000' : !allowed.includes(bestMove)) {
-      emit(`info string error: the search returned ${bestMove}, not a move it may play here; playing ${fallback}`);
+      note(`error: the search returned ${bestMove}, not a move it may play here; playing ${fallback}`);
       bestMove = fallback;
       ponderMove = null;
     }
@@ -287,7 +294,7 @@ class SearchWorker {
         this.pos.makeMove(parseUciMove(this.pos, bestMove));
         parseUciMove(this.pos, ponderMove);
       } catch {
-        emit(`info string error: the search returned ponder move ${ponderMove}, not legal after ${bestMove}; dropped`);
+        note(`error: the search returned ponder move ${ponderMove}, not legal after ${bestMove}; dropped`);
         ponderMove = null;
       }
     } else {
@@ -298,7 +305,7 @@ class SearchWorker {
 
   /** `go perft <depth>`: leaf counts per root move, then the total (Stockfish's layout). */
   private perft(id: number, spec: PositionSpec, depth: number, control: SearchControl): void {
-    const emit = (text: string): void => this.send({ type: 'line', id, text });
+    const emit = (text: string): void => this.send({ type: 'text', id, text });
     const summary: string[] = [];
     try {
       this.load(spec);
@@ -330,7 +337,7 @@ class SearchWorker {
         `Nodes searched: ${total}`,
       );
     } catch (e) {
-      emit(`info string error: perft failed: ${errorText(e)}`);
+      this.send({ type: 'note', id, text: `error: perft failed: ${errorText(e)}` });
     }
     this.send({ type: 'done', id, bestMove: null, ponderMove: null, lines: summary });
   }
@@ -341,7 +348,7 @@ class SearchWorker {
     const summary: string[] = [];
     const emit = (text: string): void => {
       if (summary.length > 0 || text.startsWith('=====')) summary.push(text);
-      else this.send({ type: 'line', id, text });
+      else this.send({ type: 'text', id, text });
     };
     try {
       runBench(depth ?? DEFAULT_BENCH_DEPTH, emit);

@@ -1,25 +1,34 @@
 // The main thread's handle on the search worker: creates it on first use,
-// forwards its messages, notices when it dies, and can replace it.
+// forwards its messages, notices when it dies, and can replace it. The only
+// code that starts a search worker (helpers are started by the worker's own
+// ThreadPool).
 
 import type { EngineWorker } from '../platform/index.js';
 import { errorText, type FromWorker, type SearchWorkerData, type ToWorker } from './messages.js';
 import { startSearchWorker } from './search-worker.js';
 
-export interface HostEvents {
+export interface WorkerEvents {
   message(message: FromWorker): void;
   /** The worker ended without being asked to (crash, out of memory, ...). */
   died(reason: string): void;
 }
 
+/**
+ * When the worker keeps a Node.js process alive: never (a UCI loop, whose
+ * lifetime is its input's), while busy (the library: while a search runs or
+ * waits), or always (until terminated: play and analyse).
+ */
+export type KeepAlive = 'never' | 'busy' | 'always';
+
 export class WorkerHost {
   private worker: EngineWorker | null = null;
+  private busy = false;
 
   constructor(
     /** workerData for a new worker (called once per worker started). */
     private readonly bootData: () => SearchWorkerData,
-    private readonly events: HostEvents,
-    /** False: the worker keeps the process alive (for callers whose lifetime is not stdin's). */
-    private readonly unref = true,
+    private readonly events: WorkerEvents,
+    private readonly keepAlive: KeepAlive,
   ) {}
 
   /** Sends a message to the worker, starting it if needed. */
@@ -27,9 +36,20 @@ export class WorkerHost {
     this.ensure().postMessage(message);
   }
 
-  /** Starts the worker now (so that the first `go` does not pay for it). */
+  /** Starts the worker now (so that the first job does not pay for it). */
   warm(): void {
     this.ensure();
+  }
+
+  /** Whether a worker is running (or starting). */
+  get alive(): boolean {
+    return this.worker !== null;
+  }
+
+  /** With keepAlive 'busy': whether work is running or waiting. */
+  setBusy(busy: boolean): void {
+    this.busy = busy;
+    this.updateRef();
   }
 
   private ensure(): EngineWorker {
@@ -47,16 +67,26 @@ export class WorkerHost {
       this.worker = null;
       this.events.died(lastError !== '' ? lastError : `exit code ${code}`);
     });
-    // The UCI loop's lifetime follows stdin, not the worker.
-    if (this.unref) worker.unref();
     this.worker = worker;
+    this.updateRef();
     return worker;
   }
 
+  private updateRef(): void {
+    const worker = this.worker;
+    if (worker === null) return;
+    if (this.keepAlive === 'always' || (this.keepAlive === 'busy' && this.busy)) worker.ref();
+    else worker.unref();
+  }
+
   /** Ends the worker (if any) without reporting it; the next post() starts a new one. */
-  terminate(): void {
+  terminate(): Promise<void> {
     const worker = this.worker;
     this.worker = null;
-    if (worker !== null) void worker.terminate().catch(() => undefined);
+    if (worker === null) return Promise.resolve();
+    return worker.terminate().then(
+      () => undefined,
+      () => undefined,
+    );
   }
 }

@@ -1,0 +1,109 @@
+// The search's lines as the host reports them: structured (numbers and
+// moves in UCI notation, in SAN when asked), made in the search worker where
+// the position is known. Each front end turns them into what it shows: UCI
+// `info` text (uci/info.ts), the library's SearchLine (api/), or the
+// terminal's thinking line (play/).
+
+import { generateMoves } from '../board/movegen.js';
+import { moveToUci } from '../board/notation.js';
+import type { Position } from '../board/position.js';
+import { moveToSan } from '../board/san.js';
+import { MAX_MOVES } from '../board/types.js';
+import type { SearchLine } from '../search/limits.js';
+import { INFINITE, MATE, MATE_BOUND } from '../search/search.js';
+
+/** A line of the search: a completed iteration, the final word, or an aspiration window's failure. */
+export interface EngineLine {
+  depth: number;
+  seldepth: number;
+  /** 1 for the best line, 2.. for the others of a MultiPV search. */
+  multipv: number;
+  /** Side to move's view, in the search's units (mates near ±MATE); -INFINITE when no move was searched. */
+  score: number;
+  /** 'exact', or the side the true score lies on after an aspiration failure. */
+  bound: 'exact' | 'lower' | 'upper';
+  /** Nodes of every thread of the search. */
+  nodes: number;
+  /** At least 1. */
+  timeMs: number;
+  /** Permille of the hash table in use; null where not reported. */
+  hashfull: number | null;
+  /** The line in UCI notation (cut at the first move that is not legal, which should not happen). */
+  pv: string[];
+  /** The same line in SAN, when the job asked for it; else empty. */
+  pvSan: string[];
+}
+
+/** Something a search reports besides its lines. */
+export interface CurrentMove {
+  depth: number;
+  /** UCI notation. */
+  move: string;
+  number: number;
+}
+
+const scratch = new Int32Array(MAX_MOVES);
+
+/** The search's line as an EngineLine; pos is the position searched (left as it was). */
+export function engineLine(pos: Position, event: SearchLine, san: boolean): EngineLine {
+  const pv: string[] = [];
+  const pvSan: string[] = [];
+  let played = 0;
+  for (const move of event.pv) {
+    if (move === 0) break;
+    const n = generateMoves(pos, scratch, 0, false);
+    if (!scratch.subarray(0, n).includes(move)) break;
+    pv.push(moveToUci(pos, move));
+    if (san) pvSan.push(moveToSan(pos, move));
+    pos.makeMove(move);
+    played++;
+  }
+  for (let i = 0; i < played; i++) pos.unmakeMove();
+  return {
+    depth: event.depth,
+    seldepth: event.seldepth,
+    multipv: event.multipv,
+    score: event.score,
+    bound: event.bound,
+    nodes: event.nodes,
+    timeMs: event.timeMs,
+    hashfull: event.hashfull,
+    pv,
+    pvSan,
+  };
+}
+
+/** A line's score as shown: no move searched (-INFINITE) shows as 0. */
+export function shownScore(line: EngineLine): number {
+  return line.score === -INFINITE ? 0 : line.score;
+}
+
+/** A score as centipawns, or as moves to mate (negative when being mated). */
+export interface ScoreValue {
+  unit: 'cp' | 'mate';
+  value: number;
+}
+
+export function scoreValue(score: number): ScoreValue {
+  if (score >= MATE_BOUND) return { unit: 'mate', value: Math.floor((MATE - score + 1) / 2) };
+  if (score <= -MATE_BOUND) return { unit: 'mate', value: -Math.floor((MATE + score) / 2) };
+  return { unit: 'cp', value: score };
+}
+
+/** Win/draw/loss per mille for a score, from a simple logistic model. */
+export function wdlOf(score: number): [number, number, number] {
+  if (score >= MATE_BOUND) return [1000, 0, 0];
+  if (score <= -MATE_BOUND) return [0, 0, 1000];
+  const win = Math.round(1000 / (1 + Math.exp((150 - score) / 60)));
+  const loss = Math.round(1000 / (1 + Math.exp((150 + score) / 60)));
+  return [win, 1000 - win - loss, loss];
+}
+
+/** A score as UCI writes it: centipawns, or moves to mate (negative: being mated). */
+export type UciScore = { cp: number } | { mate: number };
+
+/** A line's shown score in UCI's terms. */
+export function uciScore(line: EngineLine): UciScore {
+  const s = scoreValue(shownScore(line));
+  return s.unit === 'mate' ? { mate: s.value } : { cp: s.value };
+}
