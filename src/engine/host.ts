@@ -27,6 +27,7 @@ import { Position } from '../board/position.js';
 import { MAX_MOVES } from '../board/types.js';
 import { SearchControl } from '../search/control.js';
 import { DEFAULT_SEARCH_OPTIONS, type GoParams, type SearchOptions } from '../search/limits.js';
+import type { SearchParameterValues } from '../search/tuning.js';
 import { emergencyMove } from './fallback.js';
 import type { EngineLine } from './info.js';
 import { Job, type JobListener, type JobOutcome, type JobOwner, type JobRequest, watchdogMs } from './job.js';
@@ -70,7 +71,12 @@ export interface SearchHandle {
 
 export class EngineHost implements JobOwner {
   private readonly worker: WorkerHost;
-  private readonly settings: { hashMb: number; threads: number; network: NetworkChoice | undefined };
+  private readonly settings: {
+    hashMb: number;
+    threads: number;
+    network: NetworkChoice | undefined;
+    params: SearchParameterValues | undefined;
+  };
   private readonly queue: Job[] = [];
   private current: Job | null = null;
   private nextId = 1;
@@ -90,7 +96,7 @@ export class EngineHost implements JobOwner {
   private readonly onNote: (text: string) => void;
 
   constructor(private readonly options: EngineHostOptions) {
-    this.settings = { hashMb: options.hashMb, threads: options.threads, network: options.network };
+    this.settings = { hashMb: options.hashMb, threads: options.threads, network: options.network, params: undefined };
     this.onNote = options.onNote ?? (() => {});
     this.worker = new WorkerHost(
       () => {
@@ -103,6 +109,7 @@ export class EngineHost implements JobOwner {
           bootSeq: this.workerBootSeq,
           warmUpControl: this.warmUpControl.buffer,
           network: this.settings.network,
+          params: this.settings.params,
         };
       },
       { message: (m) => this.onMessage(m), died: (reason) => this.onWorkerDied(reason) },
@@ -203,6 +210,7 @@ export class EngineHost implements JobOwner {
     if (change.type === 'hash') this.settings.hashMb = change.mb;
     else if (change.type === 'threads') this.settings.threads = change.threads;
     else if (change.type === 'network') this.settings.network = change.choice;
+    else if (change.type === 'params') this.settings.params = change.values;
     const seq = ++this.lastSeq;
     try {
       this.worker.post({ ...change, seq });

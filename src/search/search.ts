@@ -25,6 +25,7 @@ import { MoveHistory, NO_CONT, contKey, isNoisy } from './history.js';
 import { type GoParams, NO_REPORT, type SearchLine, type SearchOptions, type SearchReport } from './limits.js';
 import { MovePicker } from './movepick.js';
 import * as P from './params.js';
+import { onSearchParametersChanged } from './tuning.js';
 import { type HelperThreads, type ThreadRole, type ThreadState, bestHelperResult, helperSkipsDepth } from './threads.js';
 import { TimeManager } from './timeman.js';
 import { BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, DEFAULT_HASH_MB, TranspositionTable } from './tt.js';
@@ -58,9 +59,13 @@ export interface SearchResult {
 
 // Late-move reduction table: reduce more for later moves at higher depth.
 const LMR = new Int8Array(64 * 64);
-for (let d = 1; d < 64; d++) {
-  for (let m = 1; m < 64; m++) LMR[d * 64 + m] = Math.floor(P.LMR_BASE + (Math.log(d) * Math.log(m)) / P.LMR_DIVISOR);
+function fillLmrTable(): void {
+  for (let d = 1; d < 64; d++) {
+    for (let m = 1; m < 64; m++) LMR[d * 64 + m] = Math.floor(P.LMR_BASE + (Math.log(d) * Math.log(m)) / P.LMR_DIVISOR);
+  }
 }
+fillLmrTable();
+onSearchParametersChanged(fillLmrTable);
 
 export class Searcher {
   readonly tt: TranspositionTable;
@@ -612,7 +617,7 @@ export class Searcher {
       ) {
         extension = this.singularExtension(move, beta, depth, ply, cutNode, isPv, ttScore, ttBound);
         if (this.stopped) return 0;
-        if (extension === MULTI_CUT) return ttScore - P.SINGULAR_MARGIN * depth;
+        if (extension === MULTI_CUT) return ttScore - ((P.SINGULAR_MARGIN * depth) | 0);
       }
 
       this.contAt[ply] = contKey(pos, move);
@@ -736,7 +741,7 @@ export class Searcher {
     ttBound: number,
   ): number {
     if ((ttBound !== BOUND_LOWER && ttBound !== BOUND_EXACT) || Math.abs(ttScore) >= MATE_BOUND) return 0;
-    const singularBeta = ttScore - P.SINGULAR_MARGIN * depth;
+    const singularBeta = ttScore - ((P.SINGULAR_MARGIN * depth) | 0);
     this.excludedAt[ply] = move;
     const score = this.search(singularBeta - 1, singularBeta, (depth - 1) >> 1, ply, cutNode);
     this.excludedAt[ply] = 0;
