@@ -65,6 +65,9 @@ const MAX_HISTORY = 4096;
 
 /** Reads a PositionInput: the position after the moves, and its spec for the search worker. */
 export function readPosition(input: PositionInput, chess960 = false): ReadPosition {
+  if (input !== null && input !== undefined && typeof input !== 'string' && (typeof input !== 'object' || Array.isArray(input))) {
+    throw new TypeError(`a position must be a FEN string or { fen?, moves? }, not ${Array.isArray(input) ? 'an array' : typeof input}`);
+  }
   const fen = typeof input === 'string' ? input : (input?.fen ?? START_FEN);
   const moves = typeof input === 'string' ? [] : (input?.moves ?? []);
   if (!Array.isArray(moves)) throw new TypeError('moves must be an array of strings');

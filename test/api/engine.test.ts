@@ -86,6 +86,8 @@ describe('helpers', () => {
   });
 
   it('throw typed errors for a bad position', () => {
+    expect(() => api.legalMoves(42 as never)).toThrow(/a position must be a FEN string or \{ fen\?, moves\? \}, not number/);
+    expect(() => api.legalMoves(['e4'] as never)).toThrow(TypeError);
     expect(() => api.legalMoves('not a fen')).toThrow(api.InvalidFenError);
     expect(() => api.legalMoves({ moves: ['e2e5'] })).toThrow(api.IllegalMoveError);
     try {
