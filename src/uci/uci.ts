@@ -58,6 +58,8 @@ const HANG_LIMIT_MS = 2000;
 const MAX_REPLAY = 1000;
 /** Game length (plies) at which the main thread's undo history is dropped. */
 const MAX_HISTORY = 4096;
+/** setTimeout's longest delay; a longer one fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const COMMANDS = new Set([
   'uci',
@@ -558,7 +560,7 @@ class UciEngine {
         job.timer = null;
         if (this.job === job) this.abandon(job, why);
       },
-      Math.max(1, Math.floor(ms)),
+      Math.min(MAX_TIMER_MS, Math.max(1, Math.floor(ms))),
     );
   }
 
