@@ -209,6 +209,13 @@ export class Searcher {
         break;
       }
       lines = iteration;
+      if (lines[0].length === 0) {
+        // MTD(f) whose every pass ended at the root on the hash table: the table's move, else the best so far.
+        this.rootExcludedCount = searchmovesExcluded;
+        const ttMove = this.tt.probe(pos.keyLo, pos.keyHi) ? this.tt.move : 0;
+        const usable = ttMove !== 0 && this.moves.subarray(0, rootCount).includes(ttMove) && !this.isRootExcluded(ttMove);
+        lines[0] = [usable ? ttMove : bestMove];
+      }
       completedDepth = depth;
       const changed = lines[0][0] !== bestMove;
       bestMove = lines[0][0];
@@ -391,21 +398,26 @@ export class Searcher {
     }
   }
 
-  /** MTD(f): converge on the score with null-window searches from a first guess. */
+  /**
+   * MTD(f): converge on the score with null-window searches from a first
+   * guess. A pass that fails low, or ends at the root on a hash-table cutoff,
+   * leaves no line (pvLength[0] 0): the last pass that found one gives it
+   * (the root's row of the PV table still holds it).
+   */
   private mtdf(depth: number, guess: number): number {
     let g = guess;
     let lower = -INFINITE;
     let upper = INFINITE;
-    let best = 0;
+    let lineLength = 0;
     while (lower < upper) {
       const beta = g === lower ? g + 1 : g;
       g = this.search(beta - 1, beta, depth, 0, false);
       if (this.stopped) return g;
-      if (this.pvTable[0] !== 0) best = this.pvTable[0];
+      if (this.pvLength[0] > 0) lineLength = this.pvLength[0];
       if (g < beta) upper = g;
       else lower = g;
     }
-    if (this.pvTable[0] === 0) this.pvTable[0] = best;
+    this.pvLength[0] = lineLength;
     return g;
   }
 
