@@ -28,6 +28,7 @@ import {
   loadPositions,
 } from '../src/train/nnue-data.js';
 import { DEFAULT_TRAIN_SETTINGS, type TrainKernel, train } from '../src/train/nnue-train.js';
+import { xorshift32 } from '../src/util/random.js';
 import { numberOption, repeatedOption, requireFile } from './args.js';
 
 const args = process.argv.slice(2);
@@ -44,13 +45,8 @@ const PLIES = 240;
 function randomPositions(n: number): PositionSet {
   const set = allocatePositions(n);
   const moves = new Int32Array(MAX_MOVES);
-  let s = 12345;
-  const next = (k: number): number => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) % k;
-  };
+  const random = xorshift32(12345);
+  const next = (k: number): number => random() % k;
   let i = 0;
   while (i < n) {
     const pos = new Position();

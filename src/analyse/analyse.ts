@@ -18,7 +18,7 @@ export interface AnalysisLimits {
 }
 
 /** The engine's view of one position. */
-export interface PositionEval {
+interface PositionEval {
   eval: WhiteEval;
   /** The best line from this position in SAN (empty at the end of a game). */
   line: string[];
@@ -27,7 +27,7 @@ export interface PositionEval {
   depth: number;
 }
 
-export interface MoveAnalysis {
+interface MoveAnalysis {
   san: string;
   white: boolean;
   /** "12." or "12..." */

@@ -45,7 +45,7 @@ export function winningChances(cp: number): number {
 }
 
 /** Centipawns for the win percentage: a mate (or mate on the board) as +-CEILING. */
-export function ceiledCp(e: WhiteEval): number {
+function ceiledCp(e: WhiteEval): number {
   if ('cp' in e) return Math.max(-CEILING, Math.min(CEILING, e.cp));
   if ('mate' in e) return e.mate > 0 ? CEILING : -CEILING;
   return e.mated === 'black' ? CEILING : -CEILING;

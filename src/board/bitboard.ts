@@ -157,7 +157,7 @@ for (let a = 0; a < 64; a++) {
 // Sliding attacks by magic lookup adapted to 32-bit multiplies: the relevant
 // occupancy (lo, hi) is hashed as (lo * magicLo ^ hi * magicHi) >>> shift,
 // which indexes a table holding every attack set of that square. The magic
-// numbers were found by `npx tsx src/board/find-magics.ts` (a seeded search);
+// numbers were found by `npx tsx scripts/find-magics.ts` (a seeded search);
 // a test checks every entry against a ray walk.
 
 /** Attack sets of rooks and bishops; rookIndex/bishopIndex return an index of the lo half. */

@@ -1,9 +1,9 @@
 // The position: pieces on bitboards and a mailbox, side to move, castling,
-// en passant, counters, the Polyglot Zobrist key, and make/unmake with an
-// undo stack. Nothing here allocates after construction.
+// en passant, counters, the Polyglot Zobrist key (zobrist.ts), and
+// make/unmake with an undo stack. FEN is read and written by fen.ts.
+// Nothing here allocates after construction.
 
 import {
-  BETWEEN,
   BISHOP_RAYS,
   KING_ATTACKS,
   KNIGHT_ATTACKS,
@@ -13,11 +13,9 @@ import {
   bishopIndex,
   hasSquare,
   lowestSquare,
-  parseSquare,
   rookIndex,
-  squareName,
 } from './bitboard.js';
-import { POLYGLOT_RANDOM } from './polyglot-random.js';
+import { FenError, type ParsedFen, formatFen, parseFen } from './fen.js';
 import {
   BISHOP,
   BLACK,
@@ -34,11 +32,19 @@ import {
   moveFrom,
   moveKind,
   moveTo,
-  pieceChar,
-  pieceFromChar,
   promotionType,
 } from './types.js';
 import { PHASE_WEIGHT, PSQ_EG, PSQ_MG } from './piece-square.js';
+import {
+  ZOBRIST_CASTLING,
+  ZOBRIST_EP_FILE,
+  ZOBRIST_PIECE,
+  ZOBRIST_WHITE_TO_MOVE_HI,
+  ZOBRIST_WHITE_TO_MOVE_LO,
+  computeKey,
+} from './zobrist.js';
+
+export { FenError };
 
 export const START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
@@ -51,43 +57,8 @@ const BLACK_OOO = 8;
 /** Longest game (in plies) the undo stack can hold, game history included. */
 const STACK_SIZE = 8192;
 
-// Zobrist keys from Polyglot's random numbers, as [lo, hi] int32 pairs.
-// Polyglot's piece kind: black pawn 0, white pawn 1, black knight 2, ...
-const ZOBRIST_PIECE = new Int32Array(16 * 64 * 2);
-const ZOBRIST_CASTLING = new Int32Array(16 * 2);
-const ZOBRIST_EP_FILE = new Int32Array(8 * 2);
-const ZOBRIST_WHITE_TO_MOVE_LO = POLYGLOT_RANDOM[780 * 2 + 1] | 0;
-const ZOBRIST_WHITE_TO_MOVE_HI = POLYGLOT_RANDOM[780 * 2] | 0;
-
-for (let color = 0; color < 2; color++) {
-  for (let type = PAWN; type <= KING; type++) {
-    const kind = (type - 1) * 2 + (color === WHITE ? 1 : 0);
-    const piece = makePiece(color, type);
-    for (let sq = 0; sq < 64; sq++) {
-      const r = 64 * kind + sq;
-      ZOBRIST_PIECE[(piece * 64 + sq) * 2] = POLYGLOT_RANDOM[r * 2 + 1] | 0;
-      ZOBRIST_PIECE[(piece * 64 + sq) * 2 + 1] = POLYGLOT_RANDOM[r * 2] | 0;
-    }
-  }
-}
-for (let rights = 0; rights < 16; rights++) {
-  for (let bit = 0; bit < 4; bit++) {
-    if (rights & (1 << bit)) {
-      ZOBRIST_CASTLING[rights * 2] ^= POLYGLOT_RANDOM[(768 + bit) * 2 + 1] | 0;
-      ZOBRIST_CASTLING[rights * 2 + 1] ^= POLYGLOT_RANDOM[(768 + bit) * 2] | 0;
-    }
-  }
-}
-for (let file = 0; file < 8; file++) {
-  ZOBRIST_EP_FILE[file * 2] = POLYGLOT_RANDOM[(772 + file) * 2 + 1] | 0;
-  ZOBRIST_EP_FILE[file * 2 + 1] = POLYGLOT_RANDOM[(772 + file) * 2] | 0;
-}
-
 /** The last stamp given to a position (see Position.stamp): shared by all positions of a thread. */
 let lastStamp = 0;
-
-/** A FEN the parser refused, with the reason in the message. */
-export class FenError extends Error {}
 
 export class Position {
   /** Piece code on each square (0 = empty). */
@@ -248,63 +219,6 @@ export class Position {
       this.checkAtPly[this.ply] = check;
     }
     return check === 1;
-  }
-
-  /**
-   * True when the legal move `move` would put the opponent in check, without
-   * playing it: a direct check by the piece that lands on `to`, or a
-   * discovered check by one of our sliders along a line `from` opens.
-   * Castling and en passant (rare) are played and taken back instead.
-   */
-  givesCheck(move: number): boolean {
-    const kind = moveKind(move);
-    if (kind === CASTLE || kind === EN_PASSANT) {
-      this.makeMove(move);
-      const check = this.inCheck();
-      this.unmakeMove();
-      return check;
-    }
-    const us = this.side;
-    const from = moveFrom(move);
-    const to = moveTo(move);
-    const king = this.kingSq[us ^ 1];
-    // Occupancy after the move: `from` empties, `to` is taken whether or not it held a piece.
-    let occLo = this.occLo();
-    let occHi = this.occHi();
-    if (from < 32) occLo &= ~(1 << from);
-    else occHi &= ~(1 << (from - 32));
-    if (to < 32) occLo |= 1 << to;
-    else occHi |= 1 << (to - 32);
-
-    // Direct check by the piece that lands on `to` (a king gives none).
-    const t2 = to * 2;
-    const type = kind >= 4 ? promotionType(move) : this.board[from] & 7;
-    if (type === PAWN) {
-      const p = (us * 64 + to) * 2;
-      if (hasSquare(PAWN_ATTACKS[p], PAWN_ATTACKS[p + 1], king)) return true;
-    } else if (type === KNIGHT) {
-      if (hasSquare(KNIGHT_ATTACKS[t2], KNIGHT_ATTACKS[t2 + 1], king)) return true;
-    } else if (type !== KING) {
-      if (type !== ROOK && hasSquare(BISHOP_RAYS[t2], BISHOP_RAYS[t2 + 1], king)) {
-        const b = bishopIndex(to, occLo, occHi);
-        if (hasSquare(SLIDER_ATTACKS[b], SLIDER_ATTACKS[b + 1], king)) return true;
-      }
-      if (type !== BISHOP && hasSquare(ROOK_RAYS[t2], ROOK_RAYS[t2 + 1], king)) {
-        const r = rookIndex(to, occLo, occHi);
-        if (hasSquare(SLIDER_ATTACKS[r], SLIDER_ATTACKS[r + 1], king)) return true;
-      }
-    }
-
-    // Discovered check, only possible when `from` lies on a line through the
-    // enemy king. Before the move none of our pieces attacked that king (the
-    // position is legal), and the move only opened `from`: so with the new
-    // occupancy the king is attacked by our pieces, as the bitboards still
-    // hold them, exactly when a slider now sees it through `from`.
-    const k2 = king * 2;
-    return (
-      hasSquare(ROOK_RAYS[k2] | BISHOP_RAYS[k2], ROOK_RAYS[k2 + 1] | BISHOP_RAYS[k2 + 1], from) &&
-      this.isAttackedWith(king, us, occLo, occHi)
-    );
   }
 
   /** Saves what unmaking `move` restores on the undo stack, and enters the next ply; returns the saved ply. */
@@ -517,7 +431,7 @@ export class Position {
   // -------------------------------------------------------------------------
   // FEN.
 
-  /** Sets the position from FEN (or X-FEN / Shredder-FEN castling); throws FenError if invalid. */
+  /** Sets the position from FEN (or X-FEN / Shredder-FEN castling, fen.ts); throws FenError if invalid. */
   setFen(fen: string): void {
     const parsed = parseFen(fen);
     const previous = this.kingSq[0] !== this.kingSq[1] ? this.fen() : START_FEN;
@@ -605,48 +519,9 @@ export class Position {
     this.castleMask[rookSq] |= 1 << r;
   }
 
-  /** The position as FEN; castling in X-FEN style (KQkq unless a rook is not the outermost). */
+  /** The position as FEN (fen.ts). */
   fen(): string {
-    let out = '';
-    for (let rank = 7; rank >= 0; rank--) {
-      let empty = 0;
-      for (let file = 0; file < 8; file++) {
-        const piece = this.board[rank * 8 + file];
-        if (piece === 0) {
-          empty++;
-        } else {
-          if (empty > 0) out += empty;
-          empty = 0;
-          out += pieceChar(piece);
-        }
-      }
-      if (empty > 0) out += empty;
-      if (rank > 0) out += '/';
-    }
-    out += this.side === WHITE ? ' w ' : ' b ';
-    out += this.castlingString();
-    out += ` ${this.ep >= 0 ? squareName(this.ep) : '-'}`;
-    out += ` ${this.halfmove} ${this.fullmove}`;
-    return out;
-  }
-
-  private castlingString(): string {
-    let s = '';
-    for (let r = 0; r < 4; r++) {
-      if (!(this.castling & (1 << r))) continue;
-      const color = r >> 1;
-      const rookSq = this.castleRookSq[r];
-      // Is there another rook of ours further out on the same side? Then name the file.
-      const rook = makePiece(color, ROOK);
-      const step = (r & 1) === 0 ? 1 : -1;
-      let outermost = true;
-      for (let f = (rookSq & 7) + step; f >= 0 && f < 8; f += step) {
-        if (this.board[(rookSq & 56) + f] === rook) outermost = false;
-      }
-      const ch = outermost ? ((r & 1) === 0 ? 'K' : 'Q') : String.fromCharCode(65 + (rookSq & 7));
-      s += color === WHITE ? ch : ch.toLowerCase();
-    }
-    return s === '' ? '-' : s;
+    return formatFen(this);
   }
 
   // -------------------------------------------------------------------------
@@ -691,26 +566,7 @@ export class Position {
 
   /** Recomputes the key from scratch (for tests of the incremental key). */
   computeKey(): [number, number] {
-    let lo = 0;
-    let hi = 0;
-    for (let sq = 0; sq < 64; sq++) {
-      const p = this.board[sq];
-      if (p !== 0) {
-        lo ^= ZOBRIST_PIECE[(p * 64 + sq) * 2];
-        hi ^= ZOBRIST_PIECE[(p * 64 + sq) * 2 + 1];
-      }
-    }
-    lo ^= ZOBRIST_CASTLING[this.castling * 2];
-    hi ^= ZOBRIST_CASTLING[this.castling * 2 + 1];
-    if (this.ep >= 0) {
-      lo ^= ZOBRIST_EP_FILE[(this.ep & 7) * 2];
-      hi ^= ZOBRIST_EP_FILE[(this.ep & 7) * 2 + 1];
-    }
-    if (this.side === WHITE) {
-      lo ^= ZOBRIST_WHITE_TO_MOVE_LO;
-      hi ^= ZOBRIST_WHITE_TO_MOVE_HI;
-    }
-    return [lo, hi];
+    return computeKey(this);
   }
 
   /** Whether a bit is set in the bitboard of piece code `piece`. */
@@ -724,116 +580,4 @@ export class Position {
     const hi = this.bb[piece * 2 + 1];
     return (lo | hi) !== 0 ? lowestSquare(lo, hi) : -1;
   }
-
-  /** Squares between a and b, as used by the move generator (exported for tests). */
-  static between(a: number, b: number): [number, number] {
-    return [BETWEEN[(a * 64 + b) * 2], BETWEEN[(a * 64 + b) * 2 + 1]];
-  }
-}
-
-interface ParsedFen {
-  board: Uint8Array;
-  side: number;
-  /** Castling rook square per right (WHITE_OO, WHITE_OOO, BLACK_OO, BLACK_OOO), or -1. */
-  castleRooks: number[];
-  ep: number;
-  halfmove: number;
-  fullmove: number;
-}
-
-/** Parses and validates FEN; throws FenError with a one-line reason. */
-function parseFen(fen: string): ParsedFen {
-  const fields = fen.trim().split(/\s+/);
-  if (fields.length < 4 || fields.length > 6 || fields[0] === '') {
-    throw new FenError(
-      `expected 4 to 6 fields (placement, side, castling, en passant, counters), got ${fields[0] === '' ? 0 : fields.length}`,
-    );
-  }
-  const board = new Uint8Array(64);
-  const ranks = fields[0].split('/');
-  if (ranks.length !== 8) throw new FenError(`piece placement has ${ranks.length} ranks, expected 8`);
-  for (let i = 0; i < 8; i++) {
-    const rank = 7 - i;
-    let file = 0;
-    for (const ch of ranks[i]) {
-      if (ch >= '1' && ch <= '8') {
-        file += ch.charCodeAt(0) - 48;
-      } else {
-        const piece = pieceFromChar(ch);
-        if (piece < 0) throw new FenError(`unknown piece letter '${ch}' in rank ${rank + 1}`);
-        if (file < 8) board[rank * 8 + file] = piece;
-        file++;
-      }
-      if (file > 8) break;
-    }
-    if (file !== 8) throw new FenError(`rank ${rank + 1} ('${ranks[i]}') does not add up to 8 squares`);
-  }
-  for (const color of [WHITE, BLACK]) {
-    let kings = 0;
-    for (let sq = 0; sq < 64; sq++) if (board[sq] === makePiece(color, KING)) kings++;
-    if (kings !== 1) throw new FenError(`${color === WHITE ? 'white' : 'black'} has ${kings} kings, expected exactly 1`);
-  }
-  for (let f = 0; f < 8; f++) {
-    if ((board[f] & 7) === PAWN || (board[56 + f] & 7) === PAWN) {
-      throw new FenError('a pawn stands on the first or last rank');
-    }
-  }
-
-  let side: number;
-  if (fields[1] === 'w') side = WHITE;
-  else if (fields[1] === 'b') side = BLACK;
-  else throw new FenError(`side to move must be 'w' or 'b', got '${fields[1]}'`);
-
-  const castleRooks = [-1, -1, -1, -1];
-  if (fields[2] !== '-') {
-    for (const ch of fields[2]) {
-      const color = ch >= 'a' && ch <= 'z' ? BLACK : WHITE;
-      const backRank = color === WHITE ? 0 : 56;
-      const rook = makePiece(color, ROOK);
-      let kingFile = -1;
-      for (let f = 0; f < 8; f++) if (board[backRank + f] === makePiece(color, KING)) kingFile = f;
-      const who = color === WHITE ? 'white' : 'black';
-      if (kingFile < 0) throw new FenError(`castling right '${ch}' but the ${who} king is not on its first rank`);
-      const up = ch.toUpperCase();
-      let rookFile = -1;
-      if (up === 'K') {
-        for (let f = 7; f > kingFile && rookFile < 0; f--) if (board[backRank + f] === rook) rookFile = f;
-      } else if (up === 'Q') {
-        for (let f = 0; f < kingFile && rookFile < 0; f++) if (board[backRank + f] === rook) rookFile = f;
-      } else if (up >= 'A' && up <= 'H') {
-        rookFile = up.charCodeAt(0) - 65;
-        if (board[backRank + rookFile] !== rook || rookFile === kingFile) rookFile = -1;
-      } else {
-        throw new FenError(`unknown castling letter '${ch}'`);
-      }
-      if (rookFile < 0) throw new FenError(`castling right '${ch}' does not match the pieces: no ${who} rook to castle with`);
-      const r = color * 2 + (rookFile > kingFile ? 0 : 1);
-      if (castleRooks[r] >= 0 && castleRooks[r] !== backRank + rookFile) {
-        throw new FenError(`castling field '${fields[2]}' gives two rooks to one side`);
-      }
-      castleRooks[r] = backRank + rookFile;
-    }
-  }
-
-  let ep = -1;
-  if (fields[3] !== '-') {
-    ep = parseSquare(fields[3]);
-    if (ep < 0) throw new FenError(`en-passant square '${fields[3]}' is not a square`);
-    const them = side ^ 1;
-    const expectedRank = side === WHITE ? 5 : 2;
-    const pawnSq = side === WHITE ? ep - 8 : ep + 8;
-    const originSq = side === WHITE ? ep + 8 : ep - 8;
-    if (ep >> 3 !== expectedRank || board[pawnSq] !== makePiece(them, PAWN) || board[ep] !== 0 || board[originSq] !== 0) {
-      throw new FenError(`impossible en-passant square '${fields[3]}': no pawn just made a double step there`);
-    }
-  }
-
-  const counter = (text: string | undefined, name: string, fallback: number): number => {
-    if (text === undefined) return fallback;
-    if (!/^\d+$/.test(text)) throw new FenError(`${name} '${text}' is not a non-negative integer`);
-    return Number(text);
-  };
-  const halfmove = counter(fields[4], 'halfmove clock', 0);
-  const fullmove = Math.max(1, counter(fields[5], 'fullmove number', 1));
-  return { board, side, castleRooks, ep, halfmove, fullmove };
 }

@@ -68,17 +68,6 @@ export function gamePly(pos: Position): number {
   return 2 * (pos.fullmove - 1) + pos.side;
 }
 
-/** A seeded pseudo-random generator (xorshift32) giving numbers in [0, 1); for reproducible `weighted` picks. */
-export function seededRandom(seed: number): () => number {
-  let s = seed | 0 || 0x2545f491;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 4294967296;
-  };
-}
-
 export class OpeningBook {
   /** Number of records. */
   readonly size: number;

@@ -69,7 +69,7 @@ export class BookController {
     this.depth = Math.max(0, Math.floor(plies));
   }
 
-  /** The random source of `weighted` (tests pass seededRandom(n)). */
+  /** The random source of `weighted` (tests pass a seeded one, util/random.ts). */
   setRandom(random: () => number): void {
     this.random = random;
   }

@@ -38,6 +38,8 @@ export type { Job, JobListener, JobOutcome, JobRequest } from './job.js';
 
 /** How long a job given up on may keep the worker before it is replaced. */
 const HANG_LIMIT_MS = 2000;
+/** setTimeout's longest delay: Node.js fires a longer one after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface EngineHostOptions {
   hashMb: number;
@@ -339,7 +341,7 @@ export class EngineHost implements JobOwner {
         job.timer = null;
         if (this.current === job) this.abandon(job, why);
       },
-      Math.max(1, Math.floor(ms)),
+      Math.min(MAX_TIMER_MS, Math.max(1, Math.floor(ms))),
     );
   }
 

@@ -29,8 +29,10 @@ export const MATERIAL = term('material', 5, 'material value of P N B R Q');
 /** Piece-square tables per piece type P..K, 64 squares each, from White's side (a1 = 0). */
 export const PST_PAWN = term('pstPawn', 64, 'pawn placement (a1..h8, White side)');
 export const PST_KNIGHT = term('pstKnight', 64, 'knight placement');
+/** @public (read by no module yet; named with the other tables) */
 export const PST_BISHOP = term('pstBishop', 64, 'bishop placement');
 export const PST_ROOK = term('pstRook', 64, 'rook placement');
+/** @public (read by no module yet; named with the other tables) */
 export const PST_QUEEN = term('pstQueen', 64, 'queen placement');
 export const PST_KING = term('pstKing', 64, 'king placement');
 

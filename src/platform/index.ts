@@ -2,4 +2,4 @@
 // the browser build (scripts/build.mjs) resolves it to browser.ts instead.
 
 export { platform } from './node.js';
-export type { EngineWorker, ParentPort, Platform, RandomAccessFile, UciStream } from './types.js';
+export type { EngineWorker, RandomAccessFile, UciStream } from './types.js';

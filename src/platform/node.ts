@@ -17,7 +17,7 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import type { EngineWorker, ParentPort, Platform, RandomAccessFile, UciStream } from './types.js';
 
 /** BookFile's value (and the name in messages) for a book built into the program. */
-export const BUILT_IN = '<built-in>';
+const BUILT_IN = '<built-in>';
 const SHIPPED_BOOK_NAME = 'kestrel.bin';
 /** The UCI option's range: a process can hold this much. */
 const MAX_HASH_MB = 4096;

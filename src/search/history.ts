@@ -6,10 +6,8 @@
 
 import type { Position } from '../board/position.js';
 import { CASTLE, EN_PASSANT, MAX_PLY, PAWN, moveKind, moveTo } from '../board/types.js';
-import { HISTORY_BONUS_MAX, HISTORY_BONUS_OFFSET, HISTORY_BONUS_SLOPE } from './params.js';
+import { HISTORY_AGE_SHIFT, HISTORY_BONUS_MAX, HISTORY_BONUS_OFFSET, HISTORY_BONUS_SLOPE, HISTORY_MAX } from './params.js';
 
-/** History scores stay within ±HISTORY_MAX. */
-const HISTORY_MAX = 16384;
 /** A move's continuation key: the piece that moves and its destination, piece * 64 + to (0..1023). */
 const CONT_KEYS = 16 * 64;
 /** The row of contHist that stands for "no previous move" (root, after a null move): always zero. */
@@ -65,8 +63,8 @@ export class MoveHistory {
 
   /** Ages history between searches so that old lessons weigh less. */
   age(): void {
-    for (let i = 0; i < this.history.length; i++) this.history[i] >>= 1;
-    for (let i = 0; i < this.captureHist.length; i++) this.captureHist[i] >>= 1;
+    for (let i = 0; i < this.history.length; i++) this.history[i] >>= HISTORY_AGE_SHIFT;
+    for (let i = 0; i < this.captureHist.length; i++) this.captureHist[i] >>= HISTORY_AGE_SHIFT;
     this.killers.fill(0);
   }
 

@@ -17,7 +17,7 @@ import type { Position } from '../board/position.js';
 import { SEE_VALUE, seeGE } from '../board/see.js';
 import { CASTLE, EN_PASSANT, PAWN, PROMO_QUEEN, QUEEN } from '../board/types.js';
 import { type MoveHistory, contKey, isNoisy } from './history.js';
-import { CAPTURE_HISTORY_SHIFT, UNDERPROMOTION_PENALTY } from './params.js';
+import { CAPTURE_HISTORY_SHIFT, MVV_SCALE, UNDERPROMOTION_PENALTY } from './params.js';
 
 // Ordering scores by class (stage 4 lies within ±3 * HISTORY_MAX, far inside the killers' and bad captures').
 const TT_MOVE_SCORE = 1 << 30;
@@ -205,15 +205,16 @@ export class MovePicker {
       const victim = kind === EN_PASSANT ? PAWN : kind === CASTLE ? 0 : board[to] & 7;
       if (victim !== 0 || kind >= 4) {
         // MVV-LVA; queen promotions rank with captures, under-promotions last among them.
-        // Capture history (captureKey(), inline) counts an eighth: ±2048, about
-        // the gap between a pawn and a minor piece as victims. It orders
+        // Capture history (captureKey(), inline) counts an eighth (CAPTURE_HISTORY_SHIFT):
+        // ±2048, about the gap between a pawn and a minor piece as victims
+        // (times MVV_SCALE). It orders
         // captures of like victims and lifts one that keeps refuting above a
         // bigger victim.
         const promoBonus = kind === PROMO_QUEEN ? SEE_VALUE[QUEEN] : kind >= 4 ? UNDERPROMOTION_PENALTY : 0;
         scores[i] =
           GOOD_NOISY_SCORE +
           NOISY_HISTORY_OFFSET +
-          SEE_VALUE[victim] * 8 +
+          SEE_VALUE[victim] * MVV_SCALE +
           promoBonus +
           (history.captureHist[board[m & 63] * 512 + to * 8 + victim] >> CAPTURE_HISTORY_SHIFT) -
           (board[m & 63] & 7);

@@ -7,8 +7,10 @@
 // --- Iterative deepening and aspiration windows ------------------------------
 /** Aspiration windows from this depth on (shallower iterations search the full window). [2, 8] */
 export const ASPIRATION_MIN_DEPTH = 4;
-/** First half-width of the aspiration window, centipawns; it grows by half after each failure. [8, 60] */
+/** First half-width of the aspiration window, centipawns; it grows after each failure (ASPIRATION_GROWTH). [8, 60] */
 export const ASPIRATION_DELTA = 25;
+/** After each failure the half-width is multiplied by this (rounded down). [1.2, 3] */
+export const ASPIRATION_GROWTH = 1.5;
 
 // --- Time management -------------------------------------------------------------
 /** Moves the remaining clock is divided by when the GUI gives no movestogo. [15, 60] */
@@ -45,6 +47,8 @@ export const IIR_MIN_DEPTH = 4;
 export const RFP_MAX_DEPTH = 8;
 /** Reverse futility: margin per ply of depth left, centipawns. [40, 160] */
 export const RFP_MARGIN = 80;
+/** Reverse futility: an improving node counts this many plies less for its margin. [0, 2] */
+export const RFP_IMPROVING_PLIES = 1;
 /** Razoring up to this depth. [1, 5] */
 export const RAZOR_MAX_DEPTH = 3;
 /** Razoring: margin per ply of depth left, centipawns. [100, 500] */
@@ -63,8 +67,10 @@ export const NMP_EVAL_MAX = 3;
 // --- Pruning and reductions of moves ---------------------------------------------
 /** Late-move, futility and SEE pruning of moves up to this depth. [4, 12] */
 export const MOVE_PRUNING_MAX_DEPTH = 8;
-/** Late-move pruning: quiet moves tried before the rest are skipped, LMP_BASE + depth^2 (halved when not improving). [1, 8] */
+/** Late-move pruning: quiet moves tried before the rest are skipped, LMP_BASE + depth^2... [1, 8] */
 export const LMP_BASE = 3;
+/** ...divided by this (rounded down) when the node is not improving. [1, 3] */
+export const LMP_NOT_IMPROVING_DIVISOR = 2;
 /** Futility pruning of quiet moves: base margin, centipawns... [30, 250] */
 export const FUTILITY_BASE = 100;
 /** ...plus this per ply of depth left. [40, 200] */
@@ -81,6 +87,16 @@ export const LMR_DIVISOR = 2.25;
 export const LMR_HISTORY_DIVISOR = 6144;
 /** Late-move reductions from this depth on. [2, 5] */
 export const LMR_MIN_DEPTH = 3;
+/** Late-move reductions: plies less on the principal variation... [0, 2] */
+export const LMR_PV_PLIES = 1;
+/** ...plies more at an expected cut node... [0, 2] */
+export const LMR_CUT_NODE_PLIES = 1;
+/** ...plies more when the node is not improving... [0, 2] */
+export const LMR_NOT_IMPROVING_PLIES = 1;
+/** ...plies more when the hash move is a capture or promotion... [0, 2] */
+export const LMR_TT_NOISY_PLIES = 1;
+/** ...plies less for a move that gives check. [0, 2] */
+export const LMR_GIVES_CHECK_PLIES = 1;
 /** Quiescence delta pruning: a capture whose victim plus this cannot reach alpha is skipped, centipawns. [50, 400] */
 export const DELTA_MARGIN = 200;
 
@@ -91,6 +107,8 @@ export const SINGULAR_MIN_DEPTH = 8;
 export const SINGULAR_TT_DEPTH_MARGIN = 3;
 /** The bar the other moves must stay below: the table's score less this per ply of depth. [0.5, 3] */
 export const SINGULAR_MARGIN = 1;
+/** The other moves are searched to (depth - 1) / this (rounded down). [1.5, 4] */
+export const SINGULAR_DEPTH_DIVISOR = 2;
 /** Singular extensions only up to this many times the root depth in plies (keeps the tree finite). [1, 4] */
 export const SINGULAR_MAX_PLY_FACTOR = 2;
 /** Extend twice when the others stay this far (centipawns) below the bar. [5, 60] */
@@ -99,6 +117,10 @@ export const DOUBLE_EXTENSION_MARGIN = 20;
 export const DOUBLE_EXTENSION_MAX = 6;
 
 // --- Move ordering statistics -----------------------------------------------------
+/** History scores stay within ±HISTORY_MAX (continuation history is an Int16Array: at most 32767). [8192, 32000] */
+export const HISTORY_MAX = 16384;
+/** Between searches the butterfly and capture histories are shifted right by this (1: halved). [0, 3] */
+export const HISTORY_AGE_SHIFT = 1;
 /** History bonus of a cutoff: HISTORY_BONUS_SLOPE * depth - HISTORY_BONUS_OFFSET, up to HISTORY_BONUS_MAX. [100, 600] */
 export const HISTORY_BONUS_SLOPE = 300;
 /** (see HISTORY_BONUS_SLOPE) [0, 500] */
@@ -107,6 +129,8 @@ export const HISTORY_BONUS_OFFSET = 250;
 export const HISTORY_BONUS_MAX = 2500;
 /** Capture history adds its value shifted right by this to a capture's ordering score. [1, 5] */
 export const CAPTURE_HISTORY_SHIFT = 3;
+/** Most valuable victim: a capture's ordering score has the victim's exchange value times this. [2, 16] */
+export const MVV_SCALE = 8;
 /** Ordering score of an under-promotion relative to other noisy moves. [-4000, 0] */
 export const UNDERPROMOTION_PENALTY = -2000;
 

@@ -12,6 +12,7 @@
 // of the search worker is the main one (its ThreadRole names its helpers);
 // each helper is a Searcher in a worker of its own over the same table.
 
+import { givesCheck as moveGivesCheck } from '../board/gives-check.js';
 import { generateMoves, isPseudoLegal } from '../board/movegen.js';
 import { moveToUci } from '../board/notation.js';
 import type { Position } from '../board/position.js';
@@ -213,6 +214,13 @@ export class Searcher {
         break;
       }
       lines = iteration;
+      if (lines[0].length === 0) {
+        // MTD(f) whose every pass ended at the root on the hash table: the table's move, else the best so far.
+        this.rootExcludedCount = searchmovesExcluded;
+        const ttMove = this.tt.probe(pos.keyLo, pos.keyHi) ? this.tt.move : 0;
+        const usable = ttMove !== 0 && this.moves.subarray(0, rootCount).includes(ttMove) && !this.isRootExcluded(ttMove);
+        lines[0] = [usable ? ttMove : bestMove];
+      }
       completedDepth = depth;
       const changed = lines[0][0] !== bestMove;
       bestMove = lines[0][0];
@@ -391,25 +399,30 @@ export class Searcher {
       } else {
         return score;
       }
-      delta += delta >> 1;
+      delta = (delta * P.ASPIRATION_GROWTH) | 0;
     }
   }
 
-  /** MTD(f): converge on the score with null-window searches from a first guess. */
+  /**
+   * MTD(f): converge on the score with null-window searches from a first
+   * guess. A pass that fails low, or ends at the root on a hash-table cutoff,
+   * leaves no line (pvLength[0] 0): the last pass that found one gives it
+   * (the root's row of the PV table still holds it).
+   */
   private mtdf(depth: number, guess: number): number {
     let g = guess;
     let lower = -INFINITE;
     let upper = INFINITE;
-    let best = 0;
+    let lineLength = 0;
     while (lower < upper) {
       const beta = g === lower ? g + 1 : g;
       g = this.search(beta - 1, beta, depth, 0, false);
       if (this.stopped) return g;
-      if (this.pvTable[0] !== 0) best = this.pvTable[0];
+      if (this.pvLength[0] > 0) lineLength = this.pvLength[0];
       if (g < beta) upper = g;
       else lower = g;
     }
-    if (this.pvTable[0] === 0) this.pvTable[0] = best;
+    this.pvLength[0] = lineLength;
     return g;
   }
 
@@ -576,7 +589,7 @@ export class Searcher {
     let quietCount = 0;
     let noisyCount = 0;
     const quietBase = ply * 64;
-    const lmpLimit = improving ? P.LMP_BASE + depth * depth : ((P.LMP_BASE + depth * depth) / 2) | 0;
+    const lmpLimit = improving ? P.LMP_BASE + depth * depth : ((P.LMP_BASE + depth * depth) / P.LMP_NOT_IMPROVING_DIVISOR) | 0;
     // Move-count and SEE pruning are off in pawn endings, where single moves decide.
     const mayPruneMoves = !isRoot && pos.hasNonPawnMaterial(pos.side);
 
@@ -597,7 +610,7 @@ export class Searcher {
           // quiet move is futile too.
           if (!inCheck && estimate + P.FUTILITY_BASE + P.FUTILITY_MARGIN * depth <= alpha) {
             picker.stopSorting();
-            if (!pos.givesCheck(move)) continue;
+            if (!moveGivesCheck(pos, move)) continue;
           }
           if (!seeGE(pos, move, -P.SEE_QUIET_MARGIN * depth)) continue;
         } else if (picker.exchange <= 0 && !seeGE(pos, move, -P.SEE_NOISY_MARGIN * depth)) {
@@ -694,7 +707,11 @@ export class Searcher {
   ): number {
     const pos = this.pos;
     // Reverse futility: far above beta even with a margin per remaining ply.
-    if (depth <= P.RFP_MAX_DEPTH && estimate - P.RFP_MARGIN * (depth - (improving ? 1 : 0)) >= beta && Math.abs(beta) < MATE_BOUND) {
+    if (
+      depth <= P.RFP_MAX_DEPTH &&
+      estimate - P.RFP_MARGIN * (depth - (improving ? P.RFP_IMPROVING_PLIES : 0)) >= beta &&
+      Math.abs(beta) < MATE_BOUND
+    ) {
       return estimate;
     }
     // Razoring: this far below alpha so near the leaves, only a capture could
@@ -743,7 +760,7 @@ export class Searcher {
     if ((ttBound !== BOUND_LOWER && ttBound !== BOUND_EXACT) || Math.abs(ttScore) >= MATE_BOUND) return 0;
     const singularBeta = ttScore - ((P.SINGULAR_MARGIN * depth) | 0);
     this.excludedAt[ply] = move;
-    const score = this.search(singularBeta - 1, singularBeta, (depth - 1) >> 1, ply, cutNode);
+    const score = this.search(singularBeta - 1, singularBeta, ((depth - 1) / P.SINGULAR_DEPTH_DIVISOR) | 0, ply, cutNode);
     this.excludedAt[ply] = 0;
     if (this.stopped) return 0;
     if (score < singularBeta) {
@@ -769,11 +786,11 @@ export class Searcher {
     cont2: number,
   ): number {
     let r = LMR[Math.min(depth, 63) * 64 + Math.min(moveCount, 63)];
-    if (isPv) r--;
-    if (cutNode) r++;
-    if (!improving) r++;
-    if (ttMoveNoisy) r++;
-    if (givesCheck) r--;
+    if (isPv) r -= P.LMR_PV_PLIES;
+    if (cutNode) r += P.LMR_CUT_NODE_PLIES;
+    if (!improving) r += P.LMR_NOT_IMPROVING_PLIES;
+    if (ttMoveNoisy) r += P.LMR_TT_NOISY_PLIES;
+    if (givesCheck) r -= P.LMR_GIVES_CHECK_PLIES;
     // A quiet move that has often refuted positions like this one (history,
     // continuations included: up to ±3 * HISTORY_MAX) is reduced less, a poor one more.
     r -= (this.history.historyOf(this.pos.side ^ 1, move, this.contAt[ply], cont1, cont2) / P.LMR_HISTORY_DIVISOR) | 0;

@@ -15,6 +15,7 @@
 
 import type { Position } from '../board/position.js';
 import { withHandCraftedEval } from '../eval/index.js';
+import { mulberry32, unitInterval } from '../util/random.js';
 import type { SearchControl } from './control.js';
 import { type GoParams, NO_REPORT, type SearchLine, type SearchOptions, type SearchReport } from './limits.js';
 import { MATE_BOUND, type SearchResult, type Searcher } from './search.js';
@@ -70,11 +71,12 @@ export const FULL_SKILL = STRENGTH_LEVELS.length;
 export const FULL_STRENGTH_ELO = 2250;
 /** UCI_Elo's range: from beginners to Kestrel's full strength. */
 export const MIN_ELO = 700;
+/** @alias of FULL_STRENGTH_ELO, named for the range (knip: not a duplicate export) */
 export const MAX_ELO = FULL_STRENGTH_ELO;
 /** The hard node limit, as a multiple of a level's budget: the first iteration always completes, a runaway one is cut. */
 export const HARD_NODES_FACTOR = 4;
 /** The hard limit is never below this: enough for a depth-1 search of every line in any position. */
-export const MIN_HARD_NODES = 4000;
+const MIN_HARD_NODES = 4000;
 
 /** A level as the search applies it (a row, or a blend of two for UCI_Elo). */
 export interface StrengthLimit {
@@ -131,28 +133,9 @@ export function limitForElo(elo: number, seed = 0): StrengthLimit | null {
   };
 }
 
-/** The Skill Level whose Elo is nearest `elo` (for messages). */
-export function nearestSkill(elo: number): number {
-  if (elo >= FULL_STRENGTH_ELO) return FULL_SKILL;
-  let best = 0;
-  for (const row of STRENGTH_LEVELS) if (Math.abs(row.elo - elo) < Math.abs(STRENGTH_LEVELS[best].elo - elo)) best = row.skill;
-  return best;
-}
-
 /** The UCI options' rule (as Stockfish's): UCI_LimitStrength with UCI_Elo wins over Skill Level. */
 export function limitFromOptions(limitStrength: boolean, elo: number, skill: number, seed = 0): StrengthLimit | null {
   return limitStrength ? limitForElo(elo, seed) : limitForSkill(skill, seed);
-}
-
-/** A seeded generator of numbers in [0, 1) (mulberry32): the same seed, the same sequence. */
-export function seededRandom(seed: number): () => number {
-  let s = seed | 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A candidate move: its score (side to move's view) and its line. */
@@ -236,7 +219,7 @@ export function limitedSearch(
   const result = withHandCraftedEval(() => searcher.go(pos, limited, { ...options, multiPv }, control, relay, role));
   const complete = lines.filter((line) => line.pv.length > 0);
   if (complete.length === 0 || result.move === 0) return result;
-  const index = chooseCandidate(complete, limit, seededRandom(limit.seed));
+  const index = chooseCandidate(complete, limit, unitInterval(mulberry32(limit.seed)));
   const chosen = complete[index];
   // The best line stands for the search's own move (a deeper, unfinished iteration may have improved on it).
   if (index === 0 || chosen.pv[0] === result.move) return result;

@@ -36,11 +36,6 @@ const listeners: Array<() => void> = [];
 /** Whether this is a tuning build. */
 export const TUNING_BUILD = table.length > 0 && setter !== undefined;
 
-/** Every parameter a tuning build can set (none in a normal build). */
-export function searchParameters(): readonly SearchParameter[] {
-  return table;
-}
-
 /** The parameter of that name (any case), if this build can set it. */
 export function findSearchParameter(name: string): SearchParameter | undefined {
   return byName.get(name.toLowerCase());

@@ -17,7 +17,8 @@ import { MAX_MOVES } from '../board/types.js';
 import { SearchControl } from '../search/control.js';
 import { DEFAULT_SEARCH_OPTIONS, type GoParams } from '../search/limits.js';
 import { Searcher } from '../search/search.js';
-import { DEFAULT_SELFPLAY_SETTINGS, Random, mixSeed, randomOpening } from './selfplay.js';
+import { mixSeed, mulberry32 } from '../util/random.js';
+import { DEFAULT_SELFPLAY_SETTINGS, randomOpening } from './selfplay.js';
 
 /** Random plies after a book position: the book gives the variety, these make each opening its own. */
 const BOOK_RANDOM_PLIES = 2;
@@ -73,7 +74,7 @@ export function parseGenfens(args: readonly string[]): GenfensRequest | string {
 }
 
 /** The positions of an EPD or FEN file: each line's first four fields, with its hmvc and fmvn or `0 1`. */
-export function readBookPositions(path: string): string[] {
+function readBookPositions(path: string): string[] {
   const fens: string[] = [];
   for (const line of readFileSync(path, 'utf8').split('\n')) {
     const fields = line.trim().split(/\s+/);
@@ -116,7 +117,7 @@ export function generateFens(request: GenfensRequest, write: (line: string) => v
   };
   const settings = { book, randomPlies: request.randomPlies, maxOpeningScore: request.maxOpeningScore };
   // Seeds up to 2^53: both halves feed the generator.
-  const random = new Random(mixSeed(request.seed >>> 0, Math.floor(request.seed / 0x100000000)));
+  const random = mulberry32(mixSeed(request.seed >>> 0, Math.floor(request.seed / 0x100000000)));
   const moves = new Int32Array(MAX_MOVES);
   const seen = new Set<string>();
   for (let draws = 0; seen.size < request.count; draws++) {

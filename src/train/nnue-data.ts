@@ -53,7 +53,7 @@ export interface PositionSet {
 }
 
 /** The input index of a White-perspective index from Black's perspective. */
-export function flipInput(index: number): number {
+function flipInput(index: number): number {
   return (index < 384 ? index + 384 : index - 384) ^ 56;
 }
 

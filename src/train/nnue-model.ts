@@ -10,6 +10,7 @@
 
 import { NNUE_INPUTS, type Network, ACTIVATION_SCRELU, outputBucket } from '../eval/nnue/network.js';
 import { MAX_FEATURES, type PositionSet, activeRows } from './nnue-data.js';
+import { unitInterval, xorshift32 } from '../util/random.js';
 
 /** Float weights are kept within this, so that W1 * QA and W2 * QB fit the quantised types. */
 export const WEIGHT_CLIP = 1.98;
@@ -36,16 +37,11 @@ export function layoutOf(shape: Shape): Layout {
   return { w1, b1, w2, b2, size: b2 + shape.buckets };
 }
 
-/** Initial weights: small random W1 and W2 (uniform, from a seeded generator), zero biases. */
+/** Initial weights: small random W1 and W2 (uniform, from xorshift32; seed 0 counts as 1), zero biases. */
 export function initParams(shape: Shape, params: Float32Array, seed: number): void {
   const l = layoutOf(shape);
-  let s = seed | 0 || 1;
-  const uniform = (a: number): number => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return ((s >>> 0) / 4294967296) * 2 * a - a;
-  };
+  const random = unitInterval(xorshift32(seed | 0 || 1));
+  const uniform = (a: number): number => random() * 2 * a - a;
   params.fill(0);
   // About 30 inputs are active: their sum then starts with a spread of about 0.3.
   for (let i = l.w1; i < l.b1; i++) params[i] = uniform(0.1);

@@ -26,6 +26,7 @@ import {
   quantise,
 } from './nnue-model.js';
 import { WasmGradients, wasmTrainerAvailable } from './wasm-gradients.js';
+import { xorshift32 } from '../util/random.js';
 
 const ROLE = 'nnue-train-worker';
 
@@ -95,7 +96,7 @@ interface WorkerInput {
 
 type ToWorker = { set: 'train' | 'valid'; from: number; to: number; gradients: boolean };
 
-export interface EpochRecord {
+interface EpochRecord {
   epoch: number;
   train: number;
   valid: number;
@@ -125,15 +126,12 @@ function clock(seconds: number): string {
   return `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
 }
 
-/** A seeded Fisher-Yates shuffle of 0..n-1 into order. */
+/** A seeded Fisher-Yates shuffle of 0..n-1 into order (xorshift32; seed 0 counts as 1). */
 function shuffle(order: Int32Array, n: number, seed: number): void {
-  let s = seed | 0 || 1;
+  const random = xorshift32(seed | 0 || 1);
   for (let i = 0; i < n; i++) order[i] = i;
   for (let i = n - 1; i > 0; i--) {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    const j = (s >>> 0) % (i + 1);
+    const j = random() % (i + 1);
     const t = order[i];
     order[i] = order[j];
     order[j] = t;

@@ -14,6 +14,7 @@ import { MAX_MOVES, WHITE } from '../board/types.js';
 import { SearchControl } from '../search/control.js';
 import { DEFAULT_SEARCH_OPTIONS, type GoParams } from '../search/limits.js';
 import type { Searcher } from '../search/search.js';
+import { mixSeed, mulberry32 } from '../util/random.js';
 import { RESULT_BLACK_WIN, RESULT_DRAW, RESULT_WHITE_WIN, encodeGame } from './viriformat.js';
 
 export interface SelfPlaySettings {
@@ -59,34 +60,6 @@ export interface PlayedGame {
   result: number;
 }
 
-/** Mixes two 32-bit values into a well-spread 32-bit seed (a finaliser of MurmurHash3). */
-export function mixSeed(a: number, b: number): number {
-  let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(b + 0x632be5ab, 0xc2b2ae35);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
-
-/** A small seeded generator (mulberry32): next(n) is uniform in [0, n). */
-export class Random {
-  private state: number;
-
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-
-  next(n: number): number {
-    this.state = (this.state + 0x6d2b79f5) | 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) % n) | 0;
-  }
-}
-
 /**
  * A playable opening (self-play's, and `genfens`'s): a random book position
  * (or the start position) and randomPlies or randomPlies + 1 random legal
@@ -95,20 +68,20 @@ export class Random {
  * `moves` is scratch space.
  */
 export function randomOpening(
-  random: Random,
+  random: () => number,
   settings: Pick<SelfPlaySettings, 'book' | 'randomPlies' | 'maxOpeningScore'>,
   moves: Int32Array,
   score: (pos: Position) => number,
 ): Position {
   const book = settings.book;
   for (;;) {
-    const pos = new Position(book.length > 0 ? book[random.next(book.length)] : START_FEN);
+    const pos = new Position(book.length > 0 ? book[random() % book.length] : START_FEN);
     let ok = true;
-    const plies = settings.randomPlies + random.next(2);
+    const plies = settings.randomPlies + (random() % 2);
     for (let i = 0; i < plies && ok; i++) {
       const n = generateMoves(pos, moves, 0, false);
       if (n === 0) ok = false;
-      else pos.makeMove(moves[random.next(n)]);
+      else pos.makeMove(moves[random() % n]);
     }
     if (!ok || gameOutcome(pos) !== null) continue;
     if (Math.abs(score(pos)) > settings.maxOpeningScore) continue;
@@ -144,14 +117,14 @@ export class SelfPlayer {
   }
 
   /** A playable opening: book position and random plies, not yet decided, with a score near level. */
-  private opening(random: Random): Position {
+  private opening(random: () => number): Position {
     return randomOpening(random, this.settings, this.moves, (pos) => this.search(pos).score);
   }
 
   /** Game `index` of the run seeded `runSeed`. */
   play(runSeed: number, index: number): PlayedGame {
     const s = this.settings;
-    const random = new Random(mixSeed(runSeed, index));
+    const random = mulberry32(mixSeed(runSeed, index));
     this.searcher.clear();
     const pos = this.opening(random);
     const start = new Position(pos.fen());

@@ -35,9 +35,9 @@ import {
   pieceChar,
 } from '../board/types.js';
 
-export const PACKED_BOARD_BYTES = 32;
+const PACKED_BOARD_BYTES = 32;
 /** Bytes of one (move, score) pair, and of the terminator. */
-export const PLY_BYTES = 4;
+const PLY_BYTES = 4;
 
 export const RESULT_BLACK_WIN = 0;
 export const RESULT_DRAW = 1;

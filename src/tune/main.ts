@@ -1,7 +1,7 @@
 // Command-line entry points of the tuning tools, for the CLI to register:
 //   kestrel tune --data <file> [--data <file> ...] [--out <file>] [options: see TUNE_USAGE]
 //   kestrel texel-data --pgn <file> [--pgn <file> ...] [--out <file>] [--skip-moves n] [--sample p] [--seed n] [--keep-duplicates]
-// Also runnable without the CLI: npx tsx src/tune/run.ts tune --data ...
+// Also runnable without the CLI: npx tsx scripts/tune.ts tune --data ...
 //
 // How the shipped weights were made, step by step: docs/tuning.md.
 
@@ -19,12 +19,11 @@ import {
   type TuneOptions,
   type TuneResult,
   effectiveMaterial,
-  errorByGame,
   mirrorTies,
-  pairedDifference,
   paramsOfGroups,
   tune,
 } from './tuner.js';
+import { errorByGame, pairedDifference } from './objective.js';
 
 export interface TuneCommand {
   /** Labelled data file(s). */

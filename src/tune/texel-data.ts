@@ -18,6 +18,7 @@ import type { Labelled } from './dataset.js';
 import { type PgnGame, sanToMove } from '../board/pgn.js';
 import { readPgnFile } from '../platform/pgn-file.js';
 import { isQuiet } from './quiet.js';
+import { unitInterval, xorshift32 } from '../util/random.js';
 
 export interface DatagenOptions {
   /** Positions up to this full-move number are not used (default 8): they come from the opening book, not the engines. */
@@ -55,22 +56,12 @@ export function commentScore(comment: string): number | null {
   return sign * Math.min(MAX_SCORE, Math.round(Number(m[3]) * 100));
 }
 
-/** Deterministic xorshift32 in [0, 1). */
-function random01(state: Int32Array): number {
-  let s = state[0];
-  s ^= s << 13;
-  s ^= s >>> 17;
-  s ^= s << 5;
-  state[0] = s;
-  return (s >>> 0) / 4294967296;
-}
-
 /** Extracts the labelled quiet positions of one game (none if it has no result). */
 export function gamePositions(
   game: PgnGame,
   options: DatagenOptions,
   stats: GameStats,
-  rng = Int32Array.of(options.seed ?? 1),
+  random = unitInterval(xorshift32(options.seed ?? 1)),
 ): Labelled[] {
   const result = RESULT_FOR_WHITE[game.result];
   if (result === undefined) {
@@ -84,7 +75,7 @@ export function gamePositions(
   const out: Labelled[] = [];
   stats.games++;
   for (let ply = 0; ply < game.moves.length; ply++) {
-    if (pos.fullmove > skipMoves && (sample >= 1 || random01(rng) < sample) && isQuiet(pos)) {
+    if (pos.fullmove > skipMoves && (sample >= 1 || random() < sample) && isQuiet(pos)) {
       const score = commentScore(game.comments?.[ply] ?? '');
       if (score === null) out.push({ fen: pos.fen(), result });
       else out.push({ fen: pos.fen(), result, score: pos.side === 0 ? score : -score });
@@ -120,7 +111,7 @@ export async function pgnToData(pgnFiles: readonly string[], out: string, option
   let duplicateGames = 0;
   const seen = new Set<string>();
   const sink = out === '-' ? process.stdout : createWriteStream(out, 'utf8');
-  const rng = Int32Array.of(options.seed ?? 1);
+  const random = unitInterval(xorshift32(options.seed ?? 1));
   for (const file of pgnFiles) {
     for await (const game of readPgnFile(file)) {
       if (!options.keepDuplicates && game.result !== '*') {
@@ -132,7 +123,7 @@ export async function pgnToData(pgnFiles: readonly string[], out: string, option
         seen.add(key);
       }
       const number = stats.games;
-      const lines = gamePositions(game, options, stats, rng).map((item) => formatLabelled({ ...item, game: number }));
+      const lines = gamePositions(game, options, stats, random).map((item) => formatLabelled({ ...item, game: number }));
       if (lines.length > 0 && !sink.write(`${lines.join('\n')}\n`)) {
         await new Promise<void>((resolve) => sink.once('drain', () => resolve()));
       }

@@ -43,113 +43,18 @@
 
 import { NUM_PARAMS, PST_KING, PST_PAWN, TERMS } from '../eval/layout.js';
 import type { TraceSet } from './dataset.js';
-
-/** The evaluation (White's view, unrounded) of every position under weights mg/eg. */
-export function evaluateAll(set: TraceSet, mg: Float64Array, eg: Float64Array, out: Float64Array): void {
-  const { start, index, coef, mgFactor, egFactor } = set;
-  for (let p = 0; p < set.count; p++) {
-    let m = 0;
-    let e = 0;
-    for (let j = start[p]; j < start[p + 1]; j++) {
-      const i = index[j];
-      m += coef[j] * mg[i];
-      e += coef[j] * eg[i];
-    }
-    out[p] = mgFactor[p] * m + egFactor[p] * e;
-  }
-}
-
-function sigmoid(x: number): number {
-  return 1 / (1 + Math.exp(-x));
-}
-
-/** Mean squared error of sigmoid(k * eval) against the results. */
-export function meanSquaredError(set: TraceSet, mg: Float64Array, eg: Float64Array, k: number): number {
-  const evals = new Float64Array(set.count);
-  evaluateAll(set, mg, eg, evals);
-  return errorOf(set, evals, k);
-}
-
-function errorOf(set: TraceSet, evals: Float64Array, k: number): number {
-  let sum = 0;
-  for (let p = 0; p < set.count; p++) {
-    const d = sigmoid(k * evals[p]) - set.result[p];
-    sum += d * d;
-  }
-  return set.count > 0 ? sum / set.count : 0;
-}
-
-/** Squared error summed per game (index: set.game), for paired comparisons by game. */
-export function errorByGame(set: TraceSet, mg: Float64Array, eg: Float64Array, k: number): Float64Array {
-  const evals = new Float64Array(set.count);
-  evaluateAll(set, mg, eg, evals);
-  const out = new Float64Array(set.games);
-  for (let p = 0; p < set.count; p++) {
-    const d = sigmoid(k * evals[p]) - set.result[p];
-    out[set.game[p]] += d * d;
-  }
-  return out;
-}
-
-function sumOf(values: Float64Array): number {
-  let sum = 0;
-  for (let i = 0; i < values.length; i++) sum += values[i];
-  return sum;
-}
-
-/**
- * Mean difference a - b of two errors given per game (summed squared errors
- * of n positions in all), and its standard error: the games are the
- * independent units, not the positions.
- */
-export function pairedDifference(a: ArrayLike<number>, b: ArrayLike<number>, n: number): { diff: number; se: number } {
-  const games = a.length;
-  let sum = 0;
-  let sum2 = 0;
-  for (let g = 0; g < games; g++) {
-    const d = a[g] - b[g];
-    sum += d;
-    sum2 += d * d;
-  }
-  if (games === 0 || n === 0) return { diff: 0, se: 0 };
-  const mean = sum / games;
-  const variance = Math.max(0, sum2 / games - mean * mean);
-  return { diff: sum / n, se: (Math.sqrt(games * variance) * Math.sqrt(games / Math.max(1, games - 1))) / n };
-}
-
-/** The K minimising the error for fixed weights (golden-section search on log K). */
-export function fitK(set: TraceSet, mg: Float64Array, eg: Float64Array): number {
-  const evals = new Float64Array(set.count);
-  evaluateAll(set, mg, eg, evals);
-  return fitScale(set, evals);
-}
-
-/** The K minimising the error of sigmoid(K * evals) (golden-section search on log K). */
-function fitScale(set: TraceSet, evals: Float64Array): number {
-  let a = Math.log(1e-4);
-  let b = Math.log(0.05);
-  const ratio = (Math.sqrt(5) - 1) / 2;
-  let c = b - ratio * (b - a);
-  let d = a + ratio * (b - a);
-  let fc = errorOf(set, evals, Math.exp(c));
-  let fd = errorOf(set, evals, Math.exp(d));
-  for (let iter = 0; iter < 60; iter++) {
-    if (fc < fd) {
-      b = d;
-      d = c;
-      fd = fc;
-      c = b - ratio * (b - a);
-      fc = errorOf(set, evals, Math.exp(c));
-    } else {
-      a = c;
-      c = d;
-      fc = fd;
-      d = a + ratio * (b - a);
-      fd = errorOf(set, evals, Math.exp(d));
-    }
-  }
-  return Math.exp((a + b) / 2);
-}
+import {
+  addPenaltyHessianTimes,
+  errorByGame,
+  errorOf,
+  fitK,
+  gradient,
+  largestEigenvalue,
+  meanSquaredError,
+  pairedDifference,
+  sumOf,
+  trainingTargets,
+} from './objective.js';
 
 // --- Parameter groups and ties ---------------------------------------------------
 
@@ -282,156 +187,8 @@ export interface TuneResult {
   eg: Float64Array;
 }
 
-/**
- * Data gradient of the mean squared error at mg/eg (into gMg/gEg), and the
- * error itself. With curvature set, also the Gauss-Newton diagonal of the
- * error (into hMg/hEg).
- */
-function gradient(
-  set: TraceSet,
-  result: Float32Array,
-  mg: Float64Array,
-  eg: Float64Array,
-  k: number,
-  evals: Float64Array,
-  gMg: Float64Array,
-  gEg: Float64Array,
-  curvature?: { hMg: Float64Array; hEg: Float64Array; slope2: Float64Array },
-): number {
-  const { start, index, coef, mgFactor, egFactor } = set;
-  evaluateAll(set, mg, eg, evals);
-  gMg.fill(0);
-  gEg.fill(0);
-  let err = 0;
-  for (let p = 0; p < set.count; p++) {
-    const s = sigmoid(k * evals[p]);
-    const diff = s - result[p];
-    err += diff * diff;
-    const slope = s * (1 - s);
-    // d(error)/d(eval) for this position, without the constant 2K/N.
-    const g = diff * slope;
-    const gm = g * mgFactor[p];
-    const ge = g * egFactor[p];
-    for (let j = start[p]; j < start[p + 1]; j++) {
-      gMg[index[j]] += gm * coef[j];
-      gEg[index[j]] += ge * coef[j];
-    }
-    if (curvature !== undefined) {
-      curvature.slope2[p] = slope * slope;
-      const hm = slope * slope * mgFactor[p] * mgFactor[p];
-      const he = slope * slope * egFactor[p] * egFactor[p];
-      for (let j = start[p]; j < start[p + 1]; j++) {
-        const c2 = coef[j] * coef[j];
-        curvature.hMg[index[j]] += hm * c2;
-        curvature.hEg[index[j]] += he * c2;
-      }
-    }
-  }
-  const n = Math.max(1, set.count);
-  const scale = (2 * k) / n;
-  for (let i = 0; i < gMg.length; i++) {
-    gMg[i] *= scale;
-    gEg[i] *= scale;
-  }
-  if (curvature !== undefined) {
-    const hScale = (2 * k * k) / n;
-    for (let i = 0; i < gMg.length; i++) {
-      curvature.hMg[i] *= hScale;
-      curvature.hEg[i] *= hScale;
-    }
-  }
-  return err / n;
-}
-
-/**
- * The Gauss-Newton Hessian of the mean squared error (at the weights where
- * slope2 = (s (1 - s))^2 was taken) times the vector v (into out).
- */
-function hessianTimes(
-  set: TraceSet,
-  slope2: Float64Array,
-  k: number,
-  vMg: Float64Array,
-  vEg: Float64Array,
-  outMg: Float64Array,
-  outEg: Float64Array,
-): void {
-  const { start, index, coef, mgFactor, egFactor } = set;
-  outMg.fill(0);
-  outEg.fill(0);
-  for (let p = 0; p < set.count; p++) {
-    let m = 0;
-    let e = 0;
-    for (let j = start[p]; j < start[p + 1]; j++) {
-      m += coef[j] * vMg[index[j]];
-      e += coef[j] * vEg[index[j]];
-    }
-    const d = slope2[p] * (mgFactor[p] * m + egFactor[p] * e);
-    const dm = d * mgFactor[p];
-    const de = d * egFactor[p];
-    for (let j = start[p]; j < start[p + 1]; j++) {
-      outMg[index[j]] += dm * coef[j];
-      outEg[index[j]] += de * coef[j];
-    }
-  }
-  const scale = (2 * k * k) / Math.max(1, set.count);
-  for (let i = 0; i < outMg.length; i++) {
-    outMg[i] *= scale;
-    outEg[i] *= scale;
-  }
-}
-
-/**
- * Adds the penalties' Hessian times (xMg, xEg) to (outMg, outEg): the L2 pull
- * (l2 per parameter) and the pull between neighbouring piece-square entries
- * (smooth per edge). Both penalties are quadratic in the change from the
- * starting weights, so with x = that change this is their gradient.
- */
-function addPenaltyHessianTimes(
-  l2: number,
-  smooth: number,
-  edges: readonly [number, number][],
-  xMg: Float64Array,
-  xEg: Float64Array,
-  outMg: Float64Array,
-  outEg: Float64Array,
-): void {
-  if (l2 > 0) {
-    for (let i = 0; i < xMg.length; i++) {
-      outMg[i] += l2 * xMg[i];
-      outEg[i] += l2 * xEg[i];
-    }
-  }
-  for (const [a, b] of edges) {
-    const dm = smooth * (xMg[a] - xMg[b]);
-    const de = smooth * (xEg[a] - xEg[b]);
-    outMg[a] += dm;
-    outMg[b] -= dm;
-    outEg[a] += de;
-    outEg[b] -= de;
-  }
-}
-
 const ADAM_BETA1 = 0.9;
 const ADAM_BETA2 = 0.999;
-
-/**
- * Training targets: the game results, or with blend > 0 the results mixed
- * with the winning chances of the positions' search scores (on the scale
- * fitted to those scores; scoreK and scoreError are NaN without scores).
- */
-function trainingTargets(set: TraceSet, blend: number): { target: Float32Array; scoreK: number; scoreError: number } {
-  if (blend <= 0) return { target: set.result, scoreK: NaN, scoreError: NaN };
-  const scored = set.subset((p) => !Number.isNaN(set.score[p]));
-  if (scored.count === 0) return { target: set.result, scoreK: NaN, scoreError: NaN };
-  const scores = Float64Array.from(scored.score.subarray(0, scored.count));
-  const scoreK = fitScale(scored, scores);
-  const target = Float32Array.from(set.result);
-  for (let p = 0; p < set.count; p++) {
-    if (!Number.isNaN(set.score[p])) target[p] = (1 - blend) * set.result[p] + blend * sigmoid(scoreK * set.score[p]);
-  }
-  return { target, scoreK, scoreError: errorOf(scored, scores, scoreK) };
-}
 
 /** Each parameter replaced by the mean of its tie group (tie[i] is the group's canonical parameter). */
 function tiedMeans(weights: Float64Array, tie: Int32Array): Float64Array {
@@ -447,42 +204,43 @@ function tiedMeans(weights: Float64Array, tie: Int32Array): Float64Array {
   return out;
 }
 
-/** Optimises copies of mg/eg on set; full batch, deterministic. */
-export function tune(set: TraceSet, startMg: ArrayLike<number>, startEg: ArrayLike<number>, options: TuneOptions): TuneResult {
+/** What moves and by how much, decided once from the data's curvature at the start (stepPlan). */
+interface StepPlan {
+  /** Penalty strengths per parameter (options.l2 and options.smooth times one position's curvature). */
+  l2: number;
+  smooth: number;
+  /** Neighbouring piece-square parameters pulled together (with smooth > 0). */
+  edges: [number, number][];
+  /** moves[q]: whether value q moves (q < n: midgame of parameter q, else endgame of q - n). */
+  moves: Uint8Array;
+  /** The preconditioner of 'newton' and 'gd' per value, and the largest eigenvalue it leaves ('adam': 1). */
+  precond: Float64Array;
+  lambda: number;
+  /** Parameter pairs tuned. */
+  freeCount: number;
+}
+
+/**
+ * The step plan at the starting weights mg/eg. evals, gMg and gEg are
+ * scratch space (the data gradient is taken here for its curvature).
+ */
+function stepPlan(
+  set: TraceSet,
+  target: Float32Array,
+  mg: Float64Array,
+  eg: Float64Array,
+  k: number,
+  tie: Int32Array,
+  optimizer: Optimizer,
+  options: TuneOptions,
+  scratch: { evals: Float64Array; gMg: Float64Array; gEg: Float64Array },
+): StepPlan {
   const n = NUM_PARAMS;
-  const optimizer = options.optimizer ?? 'newton';
-  const lr0 = options.learningRate ?? DEFAULT_LR[optimizer];
-  const momentum = options.momentum ?? DEFAULT_MOMENTUM[optimizer];
-  const log = options.log ?? ((): void => {});
-  const every = options.reportEvery ?? 10;
-  const valid = options.valid !== undefined && options.valid.count > 0 ? options.valid : undefined;
-  const patience = options.patience ?? Infinity;
-  const tie = options.tie ?? noTies();
-
-  const origMg = Float64Array.from(startMg);
-  const origEg = Float64Array.from(startEg);
-  const k = options.k ?? fitK(set, origMg, origEg);
-  const errorBefore = meanSquaredError(set, origMg, origEg, k);
-
-  const blend = Math.min(1, Math.max(0, options.blend ?? 0));
-  const { target, scoreK, scoreError } = trainingTargets(set, blend);
-  // Summed by game, as in every epoch below, so that an unchanged epoch 0 scores exactly validBefore.
-  const validBefore = valid ? sumOf(errorByGame(valid, origMg, origEg, k)) / valid.count : NaN;
-
-  // Tied parameters start from (and are pulled towards) the mean of their members.
-  const w0Mg = tiedMeans(origMg, tie);
-  const w0Eg = tiedMeans(origEg, tie);
-  const mg = Float64Array.from(w0Mg);
-  const eg = Float64Array.from(w0Eg);
-
-  const evals = new Float64Array(set.count);
-  const gMg = new Float64Array(n);
-  const gEg = new Float64Array(n);
   const hMg = new Float64Array(n);
   const hEg = new Float64Array(n);
   const slope2 = new Float64Array(set.count);
   // The data curvature at the start: the preconditioner of 'newton' and 'gd', and which parameters the data uses.
-  gradient(set, target, mg, eg, k, evals, gMg, gEg, { hMg, hEg, slope2 });
+  gradient(set, target, mg, eg, k, scratch.evals, scratch.gMg, scratch.gEg, { hMg, hEg, slope2 });
 
   // Penalty strengths per parameter: one position's curvature (coefficient 1, even evaluation) is 2 (K/4)^2 / N.
   const unit = (2 * (k / 4) * (k / 4)) / Math.max(1, set.count);
@@ -540,18 +298,178 @@ export function tune(set: TraceSet, startMg: ArrayLike<number>, startEg: ArrayLi
     }
     lambda = largestEigenvalue(set, slope2, k, tie, precond, l2, smooth, edges);
   }
+  return { l2, smooth, edges, moves, precond, lambda, freeCount: free.reduce((a, b) => a + b, 0) };
+}
 
-  const m1 = new Float64Array(2 * n);
-  const m2 = new Float64Array(2 * n);
-  // The change from the starting weights (for the penalty gradient).
-  const dMg = new Float64Array(n);
-  const dEg = new Float64Array(n);
-  const freeCount = free.reduce((a, b) => a + b, 0);
+/** The optimiser's update of the moving values, with its state (momentum, Adam's moments). */
+class Stepper {
+  private readonly m1 = new Float64Array(2 * NUM_PARAMS);
+  private readonly m2 = new Float64Array(2 * NUM_PARAMS);
+
+  constructor(
+    private readonly optimizer: Optimizer,
+    private readonly lr0: number,
+    private readonly momentum: number,
+    private readonly plan: StepPlan,
+    private readonly epochs: number,
+  ) {}
+
+  /** Step number `step` (1, 2, ...) along the gradient gMg/gEg, applied to mg/eg. */
+  step(step: number, gMg: Float64Array, gEg: Float64Array, mg: Float64Array, eg: Float64Array): void {
+    const n = NUM_PARAMS;
+    const { m1, m2, lr0 } = this;
+    const { moves, precond, lambda } = this.plan;
+    for (let q = 0; q < 2 * n; q++) {
+      if (!moves[q]) continue;
+      const i = q < n ? q : q - n;
+      const grad = q < n ? gMg[i] : gEg[i];
+      let delta: number;
+      if (this.optimizer === 'adam') {
+        // Cosine-annealed learning rate, from lr0 down to a tenth of it.
+        const lr = lr0 * (0.1 + 0.9 * 0.5 * (1 + Math.cos((Math.PI * (step - 1)) / this.epochs)));
+        m1[q] = ADAM_BETA1 * m1[q] + (1 - ADAM_BETA1) * grad;
+        m2[q] = ADAM_BETA2 * m2[q] + (1 - ADAM_BETA2) * grad * grad;
+        delta = -(lr * (m1[q] / (1 - ADAM_BETA1 ** step))) / (Math.sqrt(m2[q] / (1 - ADAM_BETA2 ** step)) + 1e-12);
+      } else {
+        // Preconditioned step with heavy-ball momentum.
+        m1[q] = this.momentum * m1[q] - (lr0 / lambda) * grad * precond[q];
+        delta = m1[q];
+      }
+      if (q < n) mg[i] += delta;
+      else eg[i] += delta;
+    }
+  }
+}
+
+/**
+ * Early stopping: measures each epoch's weights on the held-out games.
+ * `lowest` is the epoch of the lowest validation error, `best` the epoch
+ * kept (the latest within `tolerance` standard errors of the lowest), with
+ * its weights. Without validation data nothing is measured.
+ */
+class EarlyStopping {
+  lowestValid = Infinity;
+  lowestEpoch = 0;
+  bestValid = Infinity;
+  bestEpoch = 0;
+  readonly bestMg: Float64Array;
+  readonly bestEg: Float64Array;
+  private lowestByGame: Float64Array = new Float64Array(0);
+
+  constructor(
+    private readonly valid: TraceSet | undefined,
+    private readonly k: number,
+    readonly tolerance: number,
+    mg: Float64Array,
+    eg: Float64Array,
+  ) {
+    this.bestMg = Float64Array.from(mg);
+    this.bestEg = Float64Array.from(eg);
+  }
+
+  /** The validation error of epoch's weights mg/eg (NaN without validation data); keeps them if they are the best. */
+  observe(epoch: number, mg: Float64Array, eg: Float64Array): number {
+    const valid = this.valid;
+    if (!valid) return NaN;
+    const byGame = errorByGame(valid, mg, eg, this.k);
+    const v = sumOf(byGame) / valid.count;
+    let keep = false;
+    if (v < this.lowestValid) {
+      this.lowestValid = v;
+      this.lowestEpoch = epoch;
+      this.lowestByGame = byGame;
+      keep = true;
+    } else if (this.tolerance > 0) {
+      const { diff, se } = pairedDifference(byGame, this.lowestByGame, valid.count);
+      keep = diff < this.tolerance * se;
+    }
+    if (keep) {
+      this.bestValid = v;
+      this.bestEpoch = epoch;
+      this.bestMg.set(mg);
+      this.bestEg.set(eg);
+    }
+    return v;
+  }
+}
+
+/** Adds the penalties' gradient at mg/eg (quadratic in the change from w0: their Hessian times the change) to gMg/gEg; dMg/dEg are scratch. */
+function addPenaltyGradient(
+  plan: StepPlan,
+  w0Mg: Float64Array,
+  w0Eg: Float64Array,
+  mg: Float64Array,
+  eg: Float64Array,
+  scratch: { dMg: Float64Array; dEg: Float64Array },
+  gMg: Float64Array,
+  gEg: Float64Array,
+): void {
+  const { dMg, dEg } = scratch;
+  for (let i = 0; i < NUM_PARAMS; i++) {
+    dMg[i] = mg[i] - w0Mg[i];
+    dEg[i] = eg[i] - w0Eg[i];
+  }
+  addPenaltyHessianTimes(plan.l2, plan.smooth, plan.edges, dMg, dEg, gMg, gEg);
+}
+
+/** Tied parameters' gradients added into their canonical parameter's. */
+function foldTies(tie: Int32Array, gMg: Float64Array, gEg: Float64Array): void {
+  for (let i = 0; i < NUM_PARAMS; i++) {
+    if (tie[i] !== i) {
+      gMg[tie[i]] += gMg[i];
+      gEg[tie[i]] += gEg[i];
+    }
+  }
+}
+
+/** Tied parameters take their canonical parameter's value. */
+function spreadTies(tie: Int32Array, mg: Float64Array, eg: Float64Array): void {
+  for (let i = 0; i < NUM_PARAMS; i++) {
+    if (tie[i] !== i) {
+      mg[i] = mg[tie[i]];
+      eg[i] = eg[tie[i]];
+    }
+  }
+}
+
+/** Optimises copies of mg/eg on set; full batch, deterministic. */
+export function tune(set: TraceSet, startMg: ArrayLike<number>, startEg: ArrayLike<number>, options: TuneOptions): TuneResult {
+  const n = NUM_PARAMS;
+  const optimizer = options.optimizer ?? 'newton';
+  const lr0 = options.learningRate ?? DEFAULT_LR[optimizer];
+  const log = options.log ?? ((): void => {});
+  const every = options.reportEvery ?? 10;
+  const valid = options.valid !== undefined && options.valid.count > 0 ? options.valid : undefined;
+  const patience = options.patience ?? Infinity;
+  const tie = options.tie ?? noTies();
+
+  const origMg = Float64Array.from(startMg);
+  const origEg = Float64Array.from(startEg);
+  const k = options.k ?? fitK(set, origMg, origEg);
+  const errorBefore = meanSquaredError(set, origMg, origEg, k);
+
+  const blend = Math.min(1, Math.max(0, options.blend ?? 0));
+  const { target, scoreK, scoreError } = trainingTargets(set, blend);
+  // Summed by game, as in every epoch below, so that an unchanged epoch 0 scores exactly validBefore.
+  const validBefore = valid ? sumOf(errorByGame(valid, origMg, origEg, k)) / valid.count : NaN;
+
+  // Tied parameters start from (and are pulled towards) the mean of their members.
+  const w0Mg = tiedMeans(origMg, tie);
+  const w0Eg = tiedMeans(origEg, tie);
+  const mg = Float64Array.from(w0Mg);
+  const eg = Float64Array.from(w0Eg);
+
+  const evals = new Float64Array(set.count);
+  const gMg = new Float64Array(n);
+  const gEg = new Float64Array(n);
+  const plan = stepPlan(set, target, mg, eg, k, tie, optimizer, options, { evals, gMg, gEg });
+  const stepper = new Stepper(optimizer, lr0, options.momentum ?? DEFAULT_MOMENTUM[optimizer], plan, options.epochs);
+  const penaltyScratch = { dMg: new Float64Array(n), dEg: new Float64Array(n) };
   log(
     `positions ${set.count}${valid ? ` + ${valid.count} validation` : ''}, coefficients ${set.size}, ` +
-      `K ${k.toFixed(6)} (fixed), ${freeCount} of ${n} parameter pairs tuned, ${optimizer} lr ${lr0}` +
-      `${optimizer !== 'adam' ? ` (step scale 1/${lambda.toPrecision(3)})` : ''}` +
-      `${l2 > 0 ? `, l2 ${options.l2}` : ''}${smooth > 0 ? `, smooth ${options.smooth}` : ''}`,
+      `K ${k.toFixed(6)} (fixed), ${plan.freeCount} of ${n} parameter pairs tuned, ${optimizer} lr ${lr0}` +
+      `${optimizer !== 'adam' ? ` (step scale 1/${plan.lambda.toPrecision(3)})` : ''}` +
+      `${plan.l2 > 0 ? `, l2 ${options.l2}` : ''}${plan.smooth > 0 ? `, smooth ${options.smooth}` : ''}`,
   );
   if (blend > 0) {
     log(
@@ -562,47 +480,19 @@ export function tune(set: TraceSet, startMg: ArrayLike<number>, startEg: ArrayLi
   }
   log(`start: train ${errorBefore.toFixed(6)}${valid ? `  valid ${validBefore.toFixed(6)}` : ''}`);
 
-  // Early stopping: `lowest` is the epoch of the lowest validation error, `best` the epoch kept (the latest within the tolerance of lowest).
-  const tolerance = options.tolerance ?? 0;
-  let lowestValid = Infinity;
-  let lowestEpoch = 0;
-  let bestValid = Infinity;
-  let bestEpoch = 0;
-  const bestMg = Float64Array.from(mg);
-  const bestEg = Float64Array.from(eg);
-  let lowestByGame: Float64Array = new Float64Array(0);
+  const early = new EarlyStopping(valid, k, options.tolerance ?? 0, mg, eg);
   let epoch = 0;
   for (; ; epoch++) {
     const fitted = gradient(set, target, mg, eg, k, evals, gMg, gEg);
     const train = target === set.result ? fitted : errorOf(set, evals, k);
-    let v = NaN;
-    if (valid) {
-      const byGame = errorByGame(valid, mg, eg, k);
-      v = sumOf(byGame) / valid.count;
-      let keep = false;
-      if (v < lowestValid) {
-        lowestValid = v;
-        lowestEpoch = epoch;
-        lowestByGame = byGame;
-        keep = true;
-      } else if (tolerance > 0) {
-        const { diff, se } = pairedDifference(byGame, lowestByGame, valid.count);
-        keep = diff < tolerance * se;
-      }
-      if (keep) {
-        bestValid = v;
-        bestEpoch = epoch;
-        bestMg.set(mg);
-        bestEg.set(eg);
-      }
-    }
-    const stop = epoch >= options.epochs || epoch - lowestEpoch > patience;
+    const v = early.observe(epoch, mg, eg);
+    const stop = epoch >= options.epochs || epoch - early.lowestEpoch > patience;
     if (epoch > 0 && (epoch % every === 0 || stop)) {
       log(
         `epoch ${epoch}/${options.epochs}  train ${train.toFixed(6)}` +
           (valid
-            ? `  valid ${v.toFixed(6)}  (lowest ${lowestValid.toFixed(6)} at ${lowestEpoch}` +
-              (tolerance > 0 ? `, kept ${bestEpoch}` : '') +
+            ? `  valid ${v.toFixed(6)}  (lowest ${early.lowestValid.toFixed(6)} at ${early.lowestEpoch}` +
+              (early.tolerance > 0 ? `, kept ${early.bestEpoch}` : '') +
               ')'
             : ''),
       );
@@ -611,47 +501,14 @@ export function tune(set: TraceSet, startMg: ArrayLike<number>, startEg: ArrayLi
       if (epoch < options.epochs) log(`stopped: no lower validation error for ${patience} epochs`);
       break;
     }
-    // Penalty gradients (the penalty is quadratic in the change: its Hessian times the change), then ties folded into their canonical parameter.
-    for (let i = 0; i < n; i++) {
-      dMg[i] = mg[i] - w0Mg[i];
-      dEg[i] = eg[i] - w0Eg[i];
-    }
-    addPenaltyHessianTimes(l2, smooth, edges, dMg, dEg, gMg, gEg);
-    for (let i = 0; i < n; i++) {
-      if (tie[i] !== i) {
-        gMg[tie[i]] += gMg[i];
-        gEg[tie[i]] += gEg[i];
-      }
-    }
-    const step = epoch + 1;
-    for (let q = 0; q < 2 * n; q++) {
-      if (!moves[q]) continue;
-      const i = q < n ? q : q - n;
-      const grad = q < n ? gMg[i] : gEg[i];
-      let delta: number;
-      if (optimizer === 'adam') {
-        // Cosine-annealed learning rate, from lr0 down to a tenth of it.
-        const lr = lr0 * (0.1 + 0.9 * 0.5 * (1 + Math.cos((Math.PI * (step - 1)) / options.epochs)));
-        m1[q] = ADAM_BETA1 * m1[q] + (1 - ADAM_BETA1) * grad;
-        m2[q] = ADAM_BETA2 * m2[q] + (1 - ADAM_BETA2) * grad * grad;
-        delta = -(lr * (m1[q] / (1 - ADAM_BETA1 ** step))) / (Math.sqrt(m2[q] / (1 - ADAM_BETA2 ** step)) + 1e-12);
-      } else {
-        // Preconditioned step with heavy-ball momentum.
-        m1[q] = momentum * m1[q] - (lr0 / lambda) * grad * precond[q];
-        delta = m1[q];
-      }
-      if (q < n) mg[i] += delta;
-      else eg[i] += delta;
-    }
-    for (let i = 0; i < n; i++) {
-      if (tie[i] !== i) {
-        mg[i] = mg[tie[i]];
-        eg[i] = eg[tie[i]];
-      }
-    }
+    // The penalties' gradient, ties folded into their canonical parameter, one step, ties spread again.
+    addPenaltyGradient(plan, w0Mg, w0Eg, mg, eg, penaltyScratch, gMg, gEg);
+    foldTies(tie, gMg, gEg);
+    stepper.step(epoch + 1, gMg, gEg, mg, eg);
+    spreadTies(tie, mg, eg);
   }
-  const outMg = valid ? bestMg : mg;
-  const outEg = valid ? bestEg : eg;
+  const outMg = valid ? early.bestMg : mg;
+  const outEg = valid ? early.bestEg : eg;
   return {
     k,
     scoreK,
@@ -659,71 +516,14 @@ export function tune(set: TraceSet, startMg: ArrayLike<number>, startEg: ArrayLi
     errorBefore,
     errorAfter: meanSquaredError(set, outMg, outEg, k),
     validBefore,
-    validAfter: valid ? bestValid : NaN,
-    bestEpoch: valid ? bestEpoch : epoch,
-    validLowest: valid ? lowestValid : NaN,
-    lowestEpoch: valid ? lowestEpoch : epoch,
+    validAfter: valid ? early.bestValid : NaN,
+    bestEpoch: valid ? early.bestEpoch : epoch,
+    validLowest: valid ? early.lowestValid : NaN,
+    lowestEpoch: valid ? early.lowestEpoch : epoch,
     epochs: epoch,
     mg: outMg,
     eg: outEg,
   };
-}
-
-/**
- * Largest eigenvalue of diag(precond) * H on the moving parameters (precond > 0), H the
- * objective's Hessian (data Gauss-Newton plus penalties) with tied parameters summed.
- */
-function largestEigenvalue(
-  set: TraceSet,
-  slope2: Float64Array,
-  k: number,
-  tie: Int32Array,
-  precond: Float64Array,
-  l2: number,
-  smooth: number,
-  edges: readonly [number, number][],
-): number {
-  const n = NUM_PARAMS;
-  const u = new Float64Array(2 * n);
-  // A deterministic start with a component along every direction.
-  let seed = 12345;
-  for (let q = 0; q < 2 * n; q++) {
-    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-    if (precond[q] > 0) u[q] = 1 + (seed / 4294967296 - 0.5) * 0.5;
-  }
-  const vMg = new Float64Array(n);
-  const vEg = new Float64Array(n);
-  const hMg = new Float64Array(n);
-  const hEg = new Float64Array(n);
-  const w = new Float64Array(2 * n);
-  let lambda = 0;
-  for (let iter = 0; iter < 30; iter++) {
-    let norm = 0;
-    for (let q = 0; q < 2 * n; q++) norm += u[q] * u[q];
-    norm = Math.sqrt(norm);
-    if (norm === 0) return 1;
-    for (let q = 0; q < 2 * n; q++) u[q] /= norm;
-    // Expand to all parameters (tied ones share the value), multiply, fold back.
-    for (let i = 0; i < n; i++) {
-      vMg[i] = u[tie[i]];
-      vEg[i] = u[n + tie[i]];
-    }
-    hessianTimes(set, slope2, k, vMg, vEg, hMg, hEg);
-    addPenaltyHessianTimes(l2, smooth, edges, vMg, vEg, hMg, hEg);
-    w.fill(0);
-    for (let i = 0; i < n; i++) {
-      w[tie[i]] += hMg[i];
-      w[n + tie[i]] += hEg[i];
-    }
-    let dot = 0;
-    for (let q = 0; q < 2 * n; q++) {
-      w[q] *= precond[q];
-      dot += w[q] * u[q];
-    }
-    lambda = dot;
-    u.set(w);
-  }
-  return Math.max(lambda, 1e-12);
 }
 
 /** Material plus the average of its piece-square table over the squares used (P: ranks 2-7), mg and eg: the piece's value as the evaluation sees it. */

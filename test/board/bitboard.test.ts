@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lsb32, popcount64 } from '../../src/board/bitboard.js';
+import { xorshift32 } from '../../src/util/random.js';
 
 /** Set bits counted one at a time. */
 function slowCount(x: number): number {
@@ -11,13 +12,8 @@ function slowCount(x: number): number {
 describe('bit counting', () => {
   // A fixed pseudo-random sequence (xorshift), plus the edge cases.
   const values = [0, 1, -1, 0x80000000 | 0, 0x7fffffff, 0x55555555, 0xaaaaaaaa | 0];
-  let x = 0x2545f491;
-  for (let i = 0; i < 2000; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    values.push(x | 0);
-  }
+  const random = xorshift32(0x2545f491);
+  for (let i = 0; i < 2000; i++) values.push(random() | 0);
 
   it('popcount64 counts the set bits of either half alone', () => {
     for (const v of values) {

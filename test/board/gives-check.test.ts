@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { givesCheck } from '../../src/board/gives-check.js';
 import { Position } from '../../src/board/position.js';
 import { moveToUci } from '../../src/board/notation.js';
 import { suiteFens } from '../data.js';
@@ -8,7 +9,7 @@ import { legalMoves } from './helpers.js';
 function checkAll(pos: Position, depth: number): number {
   let moves = 0;
   for (const move of legalMoves(pos)) {
-    const predicted = pos.givesCheck(move);
+    const predicted = givesCheck(pos, move);
     const before = `${pos.fen()} ${moveToUci(pos, move)}`;
     pos.makeMove(move);
     const actual = pos.inCheck();
@@ -31,11 +32,11 @@ describe('givesCheck', () => {
   it('sees discovered checks, checks by promotion and checks along a line the moving piece opens', () => {
     // Bishop moves off the e-file: the rook behind it checks (discovery).
     const discovery = new Position('4k3/8/8/8/4B3/8/8/4R1K1 w - - 0 1');
-    expect(discovery.givesCheck(legalMoves(discovery).find((m) => moveToUci(discovery, m) === 'e4d5')!)).toBe(true);
+    expect(givesCheck(discovery, legalMoves(discovery).find((m) => moveToUci(discovery, m) === 'e4d5')!)).toBe(true);
     // Promotion to a queen on the king's rank checks; to a knight it does not.
     const promo = new Position('7k/1P6/8/8/8/8/8/K7 w - - 0 1');
     const byUci = (uci: string): number => legalMoves(promo).find((m) => moveToUci(promo, m) === uci)!;
-    expect(promo.givesCheck(byUci('b7b8q'))).toBe(true);
-    expect(promo.givesCheck(byUci('b7b8n'))).toBe(false);
+    expect(givesCheck(promo, byUci('b7b8q'))).toBe(true);
+    expect(givesCheck(promo, byUci('b7b8n'))).toBe(false);
   });
 });

@@ -6,18 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { generateMoves } from '../../src/board/movegen.js';
 import { Position } from '../../src/board/position.js';
 import { MAX_MOVES } from '../../src/board/types.js';
-
-/** mulberry32: a small seeded generator of floats in [0, 1). */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32, unitInterval } from '../../src/util/random.js';
 
 /** Everything make/unmake must restore. */
 function snapshot(pos: Position): string {
@@ -37,7 +26,7 @@ const STEPS = 4000;
 describe.each(STARTS)('random walk from %s', (fen) => {
   it('keeps the key equal to computeKey() and unmake restores every earlier position', () => {
     const pos = new Position(fen);
-    const random = seededRandom(fen.length);
+    const random = unitInterval(mulberry32(fen.length));
     const moves = new Int32Array(MAX_MOVES);
     const history = [snapshot(pos)]; // history[i] = position with i plies on the board
     const isNull: boolean[] = [];

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { generateMoves, isPseudoLegal } from '../../src/board/movegen.js';
 import { Position } from '../../src/board/position.js';
 import { MAX_MOVES } from '../../src/board/types.js';
+import { lcg32 } from '../../src/util/random.js';
 import { suiteFens } from '../data.js';
 
 const suite = suiteFens('perftsuite.epd');
@@ -30,11 +31,8 @@ function check(pos: Position, list: Int32Array): void {
 describe('isPseudoLegal', () => {
   it('agrees with the legal move list on every move code, over suite positions and random walks', () => {
     const list = new Int32Array(MAX_MOVES);
-    let seed = 12345;
-    const random = (n: number): number => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return seed % n;
-    };
+    const lcg = lcg32(12345);
+    const random = (n: number): number => lcg() % n;
     for (const fen of suite) {
       const pos = new Position(fen);
       for (let step = 0; step < 6; step++) {

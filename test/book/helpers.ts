@@ -8,7 +8,7 @@ import { generateMoves } from '../../src/board/movegen.js';
 import { Position } from '../../src/board/position.js';
 import { moveToSan } from '../../src/board/san.js';
 import { MAX_MOVES } from '../../src/board/types.js';
-import { seededRandom } from '../../src/book/reader.js';
+import { unitInterval, xorshift32 } from '../../src/util/random.js';
 
 export interface RawRecord {
   /** 16 hex digits. */
@@ -58,7 +58,7 @@ export function rawMove(text: string): number {
  * on mate or stalemate) with random results, deterministic for a seed.
  */
 export function randomGamesPgn(count: number, seed: number, maxPlies = 120): string {
-  const random = seededRandom(seed);
+  const random = unitInterval(xorshift32(seed | 0 || 0x2545f491));
   const pos = new Position();
   const moves = new Int32Array(MAX_MOVES);
   const results = ['1-0', '0-1', '1/2-1/2', '1-0', '0-1', '*'];

@@ -6,7 +6,8 @@ import { moveToUci, parseUciMove } from '../../src/board/notation.js';
 import { Position, START_FEN } from '../../src/board/position.js';
 import { CASTLE, EN_PASSANT, PROMO_BISHOP, PROMO_KNIGHT, PROMO_QUEEN, PROMO_ROOK, moveKind } from '../../src/board/types.js';
 import { decodeMoveIn, encodeMove } from '../../src/book/polyglot.js';
-import { BookError, type BookMode, OpeningBook, gamePly, pickEntry, seededRandom } from '../../src/book/reader.js';
+import { BookError, type BookMode, OpeningBook, gamePly, pickEntry } from '../../src/book/reader.js';
+import { unitInterval, xorshift32 } from '../../src/util/random.js';
 import { type RawRecord, bookBytes, rawMove } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kestrel-book-'));
@@ -235,7 +236,7 @@ describe('OpeningBook on damaged input', () => {
     const path = file('reversed.bin', bookBytes(records));
     expect(() => OpeningBook.open(path)).toThrow(/reversed\.bin is not a Polyglot book or is corrupt: its keys are not sorted/);
     // Random bytes (like a file that is not a book at all) are refused too.
-    const random = seededRandom(5);
+    const random = unitInterval(xorshift32(5));
     const noise = new Uint8Array(16 * 1000).map(() => Math.floor(random() * 256));
     expect(() => OpeningBook.fromBytes(noise)).toThrow(/keys are not sorted/);
   });
@@ -294,7 +295,7 @@ describe('OpeningBook on damaged input', () => {
     ]);
     // The choice never falls on a skipped move, whatever the weights and the mode.
     for (const mode of ['best', 'weighted'] as BookMode[]) {
-      const random = seededRandom(9);
+      const random = unitInterval(xorshift32(9));
       for (let i = 0; i < 200; i++) {
         const { choice } = book.choose(pos, mode, random);
         expect(['e1g1', 'a1a8']).toContain(moveToUci(pos, choice!.move));
@@ -341,7 +342,7 @@ describe('book move selection', () => {
   it('weighted: in proportion to the weights, reproducible with a seed, never a zero weight', () => {
     const entries = [entry('e2e4', 60), entry('d2d4', 30), entry('b2b3', 0), entry('c2c4', 10)];
     const draw = (seed: number, n: number): string[] => {
-      const random = seededRandom(seed);
+      const random = unitInterval(xorshift32(seed));
       return Array.from({ length: n }, () => moveToUci(pos, pickEntry(entries, 'weighted', random)!.move));
     };
     const first = draw(42, 10000);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseUciMove } from '../../src/board/notation.js';
 import { Position, START_FEN } from '../../src/board/position.js';
-import { seededRandom } from '../../src/book/reader.js';
+import { unitInterval, xorshift32 } from '../../src/util/random.js';
 import { BookController } from '../../src/book/uci-book.js';
 import { bookBytes, rawMove } from './helpers.js';
 
@@ -45,7 +45,7 @@ describe('BookController', () => {
       const book = new BookController();
       book.setOwnBook(true);
       book.setMode('weighted');
-      book.setRandom(seededRandom(seed));
+      book.setRandom(unitInterval(xorshift32(seed)));
       return Array.from({ length: 40 }, () => book.pickUci(new Position()).uci);
     };
     const first = picks(7);

@@ -3,6 +3,7 @@
 
 import { generateMoves } from '../../src/board/movegen.js';
 import { Position } from '../../src/board/position.js';
+import { xorshift32 } from '../../src/util/random.js';
 import { readTestData } from '../data.js';
 
 function epdFens(relative: string, limit: number): string[] {
@@ -17,15 +18,10 @@ function epdFens(relative: string, limit: number): string[] {
   return fens;
 }
 
-/** Deterministic xorshift32 random numbers in [0, n). */
+/** Deterministic random numbers in [0, n) (xorshift32; seed 0 counts as 1). */
 export function rng(seed: number): (n: number) => number {
-  let s = seed | 0 || 1;
-  return (n: number): number => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) % n;
-  };
+  const random = xorshift32(seed | 0 || 1);
+  return (n: number): number => random() % n;
 }
 
 /** FENs of positions met on random legal walks of up to `plies` from each start FEN. */

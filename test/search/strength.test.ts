@@ -22,8 +22,8 @@ import {
   limitForSkill,
   limitFromOptions,
   limitedSearch,
-  seededRandom,
 } from '../../src/search/strength.js';
+import { mulberry32, unitInterval } from '../../src/util/random.js';
 
 describe('the level table', () => {
   it('has one row per Skill Level below full strength, stronger as it goes', () => {
@@ -81,7 +81,7 @@ describe('the choice among candidates', () => {
   it('is the same for the same seed, and varies with it', () => {
     const limit = { temperature: 40, margin: 100 };
     const picks = (seed: number): number[] => {
-      const random = seededRandom(seed);
+      const random = unitInterval(mulberry32(seed));
       return Array.from({ length: 20 }, () => chooseCandidate(candidates, limit, random));
     };
     expect(picks(7)).toEqual(picks(7));
@@ -89,7 +89,7 @@ describe('the choice among candidates', () => {
   });
 
   it('never plays a move beyond the margin, and prefers better moves', () => {
-    const random = seededRandom(1);
+    const random = unitInterval(mulberry32(1));
     const counts = [0, 0, 0, 0];
     for (let i = 0; i < 2000; i++) counts[chooseCandidate(candidates, { temperature: 40, margin: 100 }, random)]++;
     expect(counts[3]).toBe(0);
@@ -100,7 +100,7 @@ describe('the choice among candidates', () => {
 
   it('always plays a forced mate it has found', () => {
     const mate = [{ score: MATE - 5, pv: [1] }, ...candidates];
-    const random = seededRandom(3);
+    const random = unitInterval(mulberry32(3));
     for (let i = 0; i < 100; i++) expect(chooseCandidate(mate, { temperature: 10_000, margin: 100_000 }, random)).toBe(0);
   });
 });

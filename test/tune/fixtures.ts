@@ -5,7 +5,8 @@
 
 import { MATERIAL, NUM_PARAMS } from '../../src/eval/layout.js';
 import type { TraceSet } from '../../src/tune/dataset.js';
-import { evaluateAll } from '../../src/tune/tuner.js';
+import { evaluateAll } from '../../src/tune/objective.js';
+import { lcg32 } from '../../src/util/random.js';
 
 /** The knight's material parameter. */
 export const KNIGHT = MATERIAL + 1;
@@ -18,11 +19,8 @@ export const KNIGHT = MATERIAL + 1;
 function fixedWeights(): { mg: Float64Array; eg: Float64Array } {
   const mg = new Float64Array(NUM_PARAMS);
   const eg = new Float64Array(NUM_PARAMS);
-  let seed = 12345;
-  const small = (): number => {
-    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-    return ((seed >>> 16) % 31) - 15;
-  };
+  const random = lcg32(12345);
+  const small = (): number => ((random() >>> 16) % 31) - 15;
   for (let i = 0; i < NUM_PARAMS; i++) {
     mg[i] = small();
     eg[i] = small();

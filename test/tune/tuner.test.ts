@@ -10,7 +10,8 @@ import { TraceSet, addPositions, emptyStats, loadDataset, parseLabelledLine } fr
 import { weightsSource } from '../../src/tune/emit.js';
 import { runTune } from '../../src/tune/main.js';
 import { isQuiet } from '../../src/tune/quiet.js';
-import { evaluateAll, fitK, meanSquaredError, tune } from '../../src/tune/tuner.js';
+import { evaluateAll, fitK, meanSquaredError } from '../../src/tune/objective.js';
+import { tune } from '../../src/tune/tuner.js';
 import { WALK_FENS } from '../eval/fixtures.js';
 import { BASE_EG, BASE_MG, KNIGHT, labelByKnightBonus } from './fixtures.js';
 

@@ -12,7 +12,9 @@ import { TraceSet, addPositions, emptyStats, gameFolds, loadDataset, parseLabell
 import { commentScore, formatLabelled, pgnToData } from '../../src/tune/texel-data.js';
 import { texelDataMain, runCrossValidation, runTune } from '../../src/tune/main.js';
 import { parsePgn } from '../../src/board/pgn.js';
-import { fitK, meanSquaredError, mirrorTies, pairedDifference, paramsOfGroups, tune } from '../../src/tune/tuner.js';
+import { fitK, meanSquaredError, pairedDifference } from '../../src/tune/objective.js';
+import { mirrorTies, paramsOfGroups, tune } from '../../src/tune/tuner.js';
+import { lcg32, unitInterval } from '../../src/util/random.js';
 import { WALK_FENS } from '../eval/fixtures.js';
 import { BASE_EG, BASE_MG, KNIGHT, labelByKnightBonus } from './fixtures.js';
 
@@ -298,11 +300,8 @@ describe('regularised tuning', () => {
   it('learns from search scores with blend', () => {
     // Results drawn at random from the true winning chances (so they are noisy); the scores are the true evaluation.
     const set = truthSet(1500, 150);
-    let seed = 99;
-    for (let p = 0; p < set.count; p++) {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      set.result[p] = seed / 4294967296 < set.result[p] ? 1 : 0;
-    }
+    const random = unitInterval(lcg32(99));
+    for (let p = 0; p < set.count; p++) set.result[p] = random() < set.result[p] ? 1 : 0;
     const frozen = allBut('material');
     const r = tune(set, BASE_MG, BASE_EG, { epochs: 30, k: K, blend: 1, frozen });
     // The scores' own scale fitted on the results: near the truth's K.

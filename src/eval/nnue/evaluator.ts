@@ -34,7 +34,7 @@ export interface Kernel {
 }
 
 /** The reference kernel, in TypeScript over the network's own arrays. */
-export class TsKernel implements Kernel {
+class TsKernel implements Kernel {
   readonly acc: Int16Array;
 
   constructor(

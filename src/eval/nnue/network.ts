@@ -23,8 +23,8 @@
 // output in units of 1/(QA * QB), and times scale / (QA * QB) centipawns.
 
 export const NNUE_INPUTS = 768;
-export const NNUE_MAGIC = 0x554e4e4b; // "KNNU"
-export const NNUE_FORMAT_VERSION = 1;
+const NNUE_MAGIC = 0x554e4e4b; // "KNNU"
+const NNUE_FORMAT_VERSION = 1;
 export const ACTIVATION_SCRELU = 1;
 const HEADER_BYTES = 64;
 
@@ -48,7 +48,7 @@ export interface Network {
 export class NetworkError extends Error {}
 
 /** FNV-1a, 32 bits. */
-export function fnv1a(bytes: Uint8Array): number {
+function fnv1a(bytes: Uint8Array): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
   return h >>> 0;

@@ -31,7 +31,7 @@ export function outputOf(net: Network, us: Int16Array, them: Int16Array, bucket:
 }
 
 /** White-perspective input indices of the pieces of pos, into out; returns how many. */
-export function positionInputs(pos: Position, out: Uint16Array | number[]): number {
+function positionInputs(pos: Position, out: Uint16Array | number[]): number {
   let n = 0;
   for (let sq = 0; sq < 64; sq++) {
     const piece = pos.board[sq];
