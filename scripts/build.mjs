@@ -8,11 +8,17 @@
 //
 // `node scripts/build.mjs --sea` builds dist/sea/kestrel.cjs instead, the
 // CommonJS bundle that scripts/build-exe.mjs makes an executable of.
+// `node scripts/build.mjs --script <file> [--evalfile <network>] [--tune]`
+// builds only the self-contained script (what `make` writes for OpenBench):
+// one CommonJS file behind `#!/usr/bin/env node`, the book inside, with the
+// network file given built in instead of src/eval/nnue/embedded-net.ts;
+// --tune makes it a tuning build, whose search parameters are UCI options
+// (src/search/tuning.ts).
 
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -44,6 +50,77 @@ async function buildSea() {
     // import.meta.url is not used in the executable (workers and the book are embedded); say so to esbuild.
     define: { 'import.meta.url': 'undefined' },
   });
+}
+
+/** Builds src/eval/nnue/embedded-net.ts from a network file instead (EVALFILE=). */
+function networkFrom(file) {
+  const bytes = readFileSync(file);
+  if (bytes.subarray(0, 4).toString('latin1') !== 'KNNU') throw new Error(`${file} is not a Kestrel network (no KNNU header)`);
+  const contents = [
+    `export const EMBEDDED_NETWORK_NAME = ${JSON.stringify(basename(file))};`,
+    `export const EMBEDDED_NETWORK_BASE64 = ${JSON.stringify(bytes.toString('base64'))};`,
+  ].join('\n');
+  return {
+    name: 'evalfile',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]eval[\\/]nnue[\\/]embedded-net\.ts$/ }, () => ({ contents, loader: 'ts' }));
+    },
+  };
+}
+
+/**
+ * The tuning build's src/search/params.ts: every number a variable, with the
+ * table of them (name, default, the `[min, max]` ending its comment; a float
+ * when any of the three has a decimal point) and a setter, which
+ * src/search/tuning.ts finds.
+ */
+function tunableParams() {
+  return {
+    name: 'tunable-params',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]search[\\/]params\.ts$/ }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        const re = /\/\*\*[^\n]*\[(-?[\d.]+), (-?[\d.]+)\] \*\/\nexport const (\w+) = (-?[\d.]+);/g;
+        const table = [...source.matchAll(re)].map((m) => ({
+          name: m[3],
+          value: Number(m[4]),
+          min: Number(m[1]),
+          max: Number(m[2]),
+          float: [m[1], m[2], m[4]].some((t) => t.includes('.')),
+        }));
+        const exported = source.match(/^export const \w+/gm) ?? [];
+        if (table.length === 0 || table.length !== exported.length)
+          throw new Error(`params.ts: ${exported.length} exports, ${table.length} with a one-line [min, max] comment and a number`);
+        const contents = [
+          source.replace(/^export const (\w+) = /gm, 'export let $1 = '),
+          `export const SEARCH_PARAMETER_TABLE = ${JSON.stringify(table)};`,
+          'export function setSearchParameter(name: string, value: number): void {',
+          '  switch (name) {',
+          ...table.map((p) => `    case '${p.name}': ${p.name} = value; break;`),
+          '  }',
+          '}',
+        ].join('\n');
+        return { contents, loader: 'ts' };
+      });
+    },
+  };
+}
+
+async function buildScript(out, evalFile, tune) {
+  await build({
+    ...common,
+    entryPoints: [at('src/cli/script-main.ts')],
+    outfile: out,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    loader: { '.bin': 'base64' },
+    banner: { js: '#!/usr/bin/env node' },
+    // Workers start from the script's text (script-setup.ts), the book is inside: import.meta.url names nothing.
+    define: { 'import.meta.url': '"kestrel.cjs"' },
+    plugins: [...(evalFile === undefined ? [] : [networkFrom(evalFile)]), ...(tune ? [tunableParams()] : [])],
+  });
+  chmodSync(out, 0o755);
 }
 
 async function buildAll() {
@@ -121,5 +198,11 @@ function buildTypes() {
   if (!existsSync(join(target, 'index.d.ts'))) throw new Error('dist/types/index.d.ts was not made');
 }
 
+const argAfter = (flag) => {
+  const i = process.argv.indexOf(flag);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
 if (process.argv.includes('--sea')) await buildSea();
+else if (process.argv.includes('--script'))
+  await buildScript(resolve(argAfter('--script')), argAfter('--evalfile'), process.argv.includes('--tune'));
 else await buildAll();

@@ -54,8 +54,20 @@ export function readMove(pos: Position, text: string): number {
   }
 }
 
+/**
+ * A game longer than this (plies) drops its history before the latest
+ * irreversible move: no position before it can repeat. (Position's undo
+ * stack holds 8192 plies; past it, inCheck() and repetitions read nothing.)
+ */
+const REBASE_AFTER = 1000;
+/** Plies kept at most: so many without an irreversible move, and the fifty-move rule has long ended the game. */
+const MAX_HISTORY = 4096;
+
 /** Reads a PositionInput: the position after the moves, and its spec for the search worker. */
 export function readPosition(input: PositionInput, chess960 = false): ReadPosition {
+  if (input !== null && input !== undefined && typeof input !== 'string' && (typeof input !== 'object' || Array.isArray(input))) {
+    throw new TypeError(`a position must be a FEN string or { fen?, moves? }, not ${Array.isArray(input) ? 'an array' : typeof input}`);
+  }
   const fen = typeof input === 'string' ? input : (input?.fen ?? START_FEN);
   const moves = typeof input === 'string' ? [] : (input?.moves ?? []);
   if (!Array.isArray(moves)) throw new TypeError('moves must be an array of strings');
@@ -65,6 +77,12 @@ export function readPosition(input: PositionInput, chess960 = false): ReadPositi
     const move = readMove(pos, text);
     spec.moves.push(moveToUci(pos, move));
     pos.makeMove(move);
+    // A long game starts again from where it stands (the worker replays the spec too).
+    if (pos.ply >= MAX_HISTORY || (pos.halfmove === 0 && pos.ply >= REBASE_AFTER)) {
+      pos.clearHistory();
+      spec.fen = pos.fen();
+      spec.moves = [];
+    }
   }
   return { pos, spec };
 }

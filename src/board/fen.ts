@@ -21,6 +21,13 @@ export interface ParsedFen {
   fullmove: number;
 }
 
+/**
+ * The largest move counter a FEN may give: the counters stay small integers
+ * through any game played from it (the undo stack keeps the halfmove clock in
+ * an Int32Array), and fen() prints them as read (not as 1e+21).
+ */
+const MAX_FEN_COUNTER = 2 ** 30;
+
 /** Parses and validates FEN; throws FenError with a one-line reason. */
 export function parseFen(fen: string): ParsedFen {
   const fields = fen.trim().split(/\s+/);
@@ -111,7 +118,9 @@ export function parseFen(fen: string): ParsedFen {
   const counter = (text: string | undefined, name: string, fallback: number): number => {
     if (text === undefined) return fallback;
     if (!/^\d+$/.test(text)) throw new FenError(`${name} '${text}' is not a non-negative integer`);
-    return Number(text);
+    const n = Number(text);
+    if (n > MAX_FEN_COUNTER) throw new FenError(`${name} '${text}' is above ${MAX_FEN_COUNTER}`);
+    return n;
   };
   const halfmove = counter(fields[4], 'halfmove clock', 0);
   const fullmove = Math.max(1, counter(fields[5], 'fullmove number', 1));

@@ -51,7 +51,7 @@ export function movetextTokens(text: string): { moves: string[]; result: string 
       depth = Math.max(0, depth - 1);
       clean += ' ';
     } else if (depth === 0) {
-      clean += ch;
+      clean += ch === COMMENT_MARK ? ' ' : ch; // the input's own mark characters would name comments that are not there
     }
   }
   const moves: string[] = [];

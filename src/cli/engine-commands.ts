@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_BENCH_DEPTH, runBench, runThreadBench } from '../search/bench.js';
 import { MAX_THREADS } from '../search/threads.js';
+import { TUNING_BUILD, spsaInputLines } from '../search/tuning.js';
 import { helperPool } from '../engine/search-worker.js';
 import { texelDataMain, tuneMain } from '../tune/main.js';
 
@@ -41,6 +42,16 @@ export function registerEngineCommands(program: Command): void {
       } finally {
         pool.terminate();
       }
+    });
+
+  program
+    .command('spsa')
+    .description(
+      "print OpenBench's SPSA input, one line per search parameter: NAME, int|float, value, min, max, c_end, r_end (a tuning build: make TUNE=1)",
+    )
+    .action(() => {
+      if (!TUNING_BUILD) program.error('error: not a tuning build: its search parameters cannot be set (make TUNE=1, docs/openbench.md)');
+      for (const line of spsaInputLines()) console.log(line);
     });
 
   // The tuning tools parse their own options (see src/tune/main.ts).

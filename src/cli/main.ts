@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Command-line entry point. `kestrel` alone speaks UCI on stdin/stdout (what a
-// chess GUI runs); each subcommand is registered by its own module.
+// chess GUI runs); each subcommand is registered by its own module; arguments
+// that start with a UCI word run as UCI lines first (uci-lines.ts).
 
 import { Command } from 'commander';
 import { runUci } from '../uci/uci.js';
@@ -15,6 +16,7 @@ import { registerPerftCommands } from './perft-commands.js';
 import { platform } from '../platform/index.js';
 import { registerPlayCommands } from './play-commands.js';
 import { registerAnalyseCommands } from './analyse-commands.js';
+import { argumentsAreUciLines, uciStreamWith } from './uci-lines.js';
 
 const program = new Command('kestrel')
   .description('Kestrel, a UCI chess engine for Node.js. Without a command, it speaks UCI on stdin/stdout.')
@@ -38,7 +40,9 @@ if (isSearchWorker()) {
 } else {
   // Before any search code runs; the flags hold for the whole process, workers included.
   platform.tuneCompiler();
-  if (process.argv.length <= 2) runUci();
+  const args = process.argv.slice(2);
+  const subcommands = program.commands.flatMap((c) => [c.name(), ...c.aliases()]);
+  if (args.length === 0 || argumentsAreUciLines(args, subcommands)) runUci(uciStreamWith(platform.uciStream(), args));
   else {
     program.parseAsync().catch((e: unknown) => {
       console.error(e);

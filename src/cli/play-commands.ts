@@ -1,12 +1,15 @@
 // `kestrel play`: a game against Kestrel (or between two people, or two
-// engines) in the terminal. The session itself is src/play/session.ts.
+// engines) in the terminal: the game is src/play/controller.ts, the screen
+// and keyboard src/play/terminal.ts.
 
+import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { Position, START_FEN } from '../board/position.js';
 import { setPosition } from './load-position.js';
 import { parseTimeControl } from '../play/clock.js';
 import { LEVEL_HELP, parseLevel } from '../play/levels.js';
-import { type PlayerKind, PlaySession } from '../play/session.js';
+import { GameController, type PlayerKind } from '../play/controller.js';
+import { TerminalView } from '../play/terminal.js';
 import { SEARCH_DRIVERS } from '../search/limits.js';
 
 /** The level when none is given: a club player. */
@@ -73,11 +76,12 @@ export function registerPlayCommands(program: Command): void {
       out.on('error', () => process.exit(0));
       const interactive = process.stdin.isTTY === true && out.isTTY === true;
       const colorDepth = out.isTTY === true && process.env.NO_COLOR === undefined && out.hasColors() ? out.getColorDepth() : null;
-      const session = new PlaySession(
-        { fen, players, time, level: level!, seed, ascii: opts.ascii === true, book: opts.book, driver: driver! },
-        { input: process.stdin, output: out, interactive, colorDepth },
+      const controller = new GameController(
+        { fen, players, time, level: level!, seed, book: opts.book, driver: driver! },
+        { writeFile: writeFileSync },
       );
-      const code = await session.run();
+      const view = new TerminalView(controller, { input: process.stdin, output: out, interactive, colorDepth, ascii: opts.ascii === true });
+      const code = await view.run();
       // Everything printed, then out at once (the worker and timers are gone already).
       out.write('', () => process.exit(code));
     });

@@ -27,6 +27,7 @@ import { Position } from '../board/position.js';
 import { MAX_MOVES } from '../board/types.js';
 import { SearchControl } from '../search/control.js';
 import { DEFAULT_SEARCH_OPTIONS, type GoParams, type SearchOptions } from '../search/limits.js';
+import type { SearchParameterValues } from '../search/tuning.js';
 import { emergencyMove } from './fallback.js';
 import type { EngineLine } from './info.js';
 import { Job, type JobListener, type JobOutcome, type JobOwner, type JobRequest, watchdogMs } from './job.js';
@@ -37,6 +38,8 @@ export type { Job, JobListener, JobOutcome, JobRequest } from './job.js';
 
 /** How long a job given up on may keep the worker before it is replaced. */
 const HANG_LIMIT_MS = 2000;
+/** setTimeout's longest delay: Node.js fires a longer one after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface EngineHostOptions {
   hashMb: number;
@@ -70,7 +73,12 @@ export interface SearchHandle {
 
 export class EngineHost implements JobOwner {
   private readonly worker: WorkerHost;
-  private readonly settings: { hashMb: number; threads: number; network: NetworkChoice | undefined };
+  private readonly settings: {
+    hashMb: number;
+    threads: number;
+    network: NetworkChoice | undefined;
+    params: SearchParameterValues | undefined;
+  };
   private readonly queue: Job[] = [];
   private current: Job | null = null;
   private nextId = 1;
@@ -90,7 +98,7 @@ export class EngineHost implements JobOwner {
   private readonly onNote: (text: string) => void;
 
   constructor(private readonly options: EngineHostOptions) {
-    this.settings = { hashMb: options.hashMb, threads: options.threads, network: options.network };
+    this.settings = { hashMb: options.hashMb, threads: options.threads, network: options.network, params: undefined };
     this.onNote = options.onNote ?? (() => {});
     this.worker = new WorkerHost(
       () => {
@@ -103,6 +111,7 @@ export class EngineHost implements JobOwner {
           bootSeq: this.workerBootSeq,
           warmUpControl: this.warmUpControl.buffer,
           network: this.settings.network,
+          params: this.settings.params,
         };
       },
       { message: (m) => this.onMessage(m), died: (reason) => this.onWorkerDied(reason) },
@@ -203,6 +212,7 @@ export class EngineHost implements JobOwner {
     if (change.type === 'hash') this.settings.hashMb = change.mb;
     else if (change.type === 'threads') this.settings.threads = change.threads;
     else if (change.type === 'network') this.settings.network = change.choice;
+    else if (change.type === 'params') this.settings.params = change.values;
     const seq = ++this.lastSeq;
     try {
       this.worker.post({ ...change, seq });
@@ -331,7 +341,7 @@ export class EngineHost implements JobOwner {
         job.timer = null;
         if (this.current === job) this.abandon(job, why);
       },
-      Math.max(1, Math.floor(ms)),
+      Math.min(MAX_TIMER_MS, Math.max(1, Math.floor(ms))),
     );
   }
 

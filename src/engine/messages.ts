@@ -8,6 +8,7 @@ import type { NetworkChoice } from '../eval/index.js';
 
 export { type NetworkChoice, applyNetworkChoice } from '../eval/index.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
+import type { SearchParameterValues } from '../search/tuning.js';
 import type { CurrentMove, EngineLine } from './info.js';
 
 /** What the worker receives in workerData when it is created. */
@@ -22,6 +23,8 @@ export interface SearchWorkerData {
   warmUpControl?: SharedArrayBuffer;
   /** The evaluation to use (UseNNUE, EvalFile); absent: the engine's default. */
   network?: NetworkChoice;
+  /** Search parameters set by UCI options (a tuning build); absent: params.ts's. */
+  params?: SearchParameterValues;
   /** Set for a helper of a parallel search (started by the search worker's ThreadPool, not by the UCI thread). */
   helper?: { index: number; booted: SharedArrayBuffer };
 }
@@ -51,7 +54,9 @@ export type Maintenance =
   | { type: 'hash'; mb: number }
   | { type: 'threads'; threads: number }
   | { type: 'clear' }
-  | { type: 'network'; choice: NetworkChoice };
+  | { type: 'network'; choice: NetworkChoice }
+  /** Search parameters (a tuning build: src/search/tuning.ts), every one set so far. */
+  | { type: 'params'; values: SearchParameterValues };
 
 /** Main thread -> worker. Jobs (go, perft, bench) carry an id echoed in their replies. */
 export type ToWorker =

@@ -32,6 +32,7 @@ import { engineLine } from './info.js';
 import { Searcher } from '../search/search.js';
 import { limitedSearch } from '../search/strength.js';
 import { WarmUp } from '../search/warmup.js';
+import { type SearchParameterValues, setSearchParameters } from '../search/tuning.js';
 import type { HelperThreads } from '../search/threads.js';
 import {
   type NetworkChoice,
@@ -74,6 +75,7 @@ export function runSearchWorker(): void {
   }
   if (data.network !== undefined) applyNetworkChoice(data.network);
   const worker = new SearchWorker((message) => port.postMessage(message), data.hashMb, data.threads ?? 1, data.network);
+  if (data.params !== undefined) worker.setParams(data.params);
   port.on('message', (message: ToWorker) => worker.handle(message));
   const warm = worker.prime(data.warmUpControl);
   port.postMessage({ type: 'ack', seq: data.bootSeq } satisfies FromWorker);
@@ -159,6 +161,10 @@ class SearchWorker {
           this.pool.setNetwork(message.choice);
           this.send({ type: 'ack', seq: message.seq });
           break;
+        case 'params':
+          this.setParams(message.values);
+          this.send({ type: 'ack', seq: message.seq });
+          break;
         case 'clear':
           this.guard('clearing the hash', () => this.searcher.clear());
           this.pool.clear();
@@ -188,6 +194,12 @@ class SearchWorker {
         this.send({ type: 'done', id: message.id, bestMove: null, ponderMove: null });
       }
     }
+  }
+
+  /** Search parameters (a tuning build), here and in the helpers. */
+  setParams(values: SearchParameterValues): void {
+    this.guard('setting search parameters', () => setSearchParameters(values));
+    this.pool.setParams(values);
   }
 
   /** Runs fn; an exception becomes a note. */

@@ -19,6 +19,7 @@ import { Searcher } from '../search/search.js';
 import { MAX_THREADS, ThreadState, waitUntil, type HelperThreads, type ThreadStateBuffers } from '../search/threads.js';
 import { HAS_SHARED_MEMORY, sharedMemory } from '../search/shared-memory.js';
 import { TranspositionTable } from '../search/tt.js';
+import { type SearchParameterValues, setSearchParameters } from '../search/tuning.js';
 import { type NetworkChoice, type PositionSpec, type SearchWorkerData, applyNetworkChoice, errorText, loadPosition } from './messages.js';
 
 /** How long new helpers may take to boot: this, plus BOOT_EACH_MS per helper. */
@@ -40,7 +41,9 @@ type ToHelper =
   /** ucinewgame: forget the history and killer statistics. */
   | { type: 'clear' }
   /** UseNNUE or EvalFile changed. */
-  | { type: 'network'; choice: NetworkChoice };
+  | { type: 'network'; choice: NetworkChoice }
+  /** Search parameters changed (a tuning build). */
+  | { type: 'params'; values: SearchParameterValues };
 
 /** Helper -> pool: something to report (printed as an info string by the search worker). */
 type FromHelper = { type: 'note'; text: string };
@@ -53,6 +56,8 @@ export class ThreadPool {
   private broken = false;
   /** The evaluation the helpers use (new helpers too); undefined: the engine's default. */
   private network: NetworkChoice | undefined;
+  /** The search parameters set (a tuning build; new helpers too); undefined: params.ts's. */
+  private params: SearchParameterValues | undefined;
 
   constructor(
     /** Starts a worker running this engine's code (search-worker.ts's startSearchWorker). */
@@ -102,6 +107,7 @@ export class ThreadPool {
       bootSeq: 0,
       helper: { index, booted },
       network: this.network,
+      params: this.params,
     });
     worker.on('message', (m: FromHelper) => {
       if (this.workers.includes(worker) && m.type === 'note') this.note(m.text);
@@ -133,6 +139,12 @@ export class ThreadPool {
   setNetwork(choice: NetworkChoice): void {
     this.network = choice;
     this.post({ type: 'network', choice });
+  }
+
+  /** The helpers search with these parameters from their next search on. */
+  setParams(values: SearchParameterValues): void {
+    this.params = values;
+    this.post({ type: 'params', values });
   }
 
   private post(message: ToHelper): void {
@@ -178,6 +190,7 @@ export function runSearchHelper(data: SearchWorkerData): void {
   if (data.helper === undefined || port === null) return;
   const { index } = data.helper;
   if (data.network !== undefined) applyNetworkChoice(data.network);
+  if (data.params !== undefined) setSearchParameters(data.params);
   const pos = new Position();
   let searcher: Searcher | null = null;
   const noOutput = (): void => {};
@@ -188,6 +201,10 @@ export function runSearchHelper(data: SearchWorkerData): void {
     }
     if (m.type === 'network') {
       applyNetworkChoice(m.choice);
+      return;
+    }
+    if (m.type === 'params') {
+      setSearchParameters(m.values);
       return;
     }
     const state = new ThreadState(m.state);

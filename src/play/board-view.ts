@@ -6,7 +6,7 @@
 import type { Position } from '../board/position.js';
 import { WHITE, pieceChar } from '../board/types.js';
 
-export type BoardStyle = 'color' | 'ascii';
+type BoardStyle = 'color' | 'ascii';
 
 export interface BoardViewOptions {
   style: BoardStyle;

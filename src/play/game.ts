@@ -1,11 +1,12 @@
 // A game being played: the position, the moves with what is known about
 // them (SAN, who played them, the engine's evaluation, the clock), how it
-// ended, and the game as PGN.
+// ended (by the rules, or by resignation, agreement or a flag fall), and the
+// game as PGN.
 
 import { moveToUci, parseUciMove } from '../board/notation.js';
 import { type PgnMove, clockCommand, evalCommand, pgnDate, writePgn } from '../board/pgn-write.js';
 import { Position, START_FEN } from '../board/position.js';
-import { type Outcome, gameOutcome } from '../board/rules.js';
+import { type Outcome, cannotMateBy, gameOutcome } from '../board/rules.js';
 import { moveToSan } from '../board/san.js';
 import { WHITE, moveFrom, moveTo } from '../board/types.js';
 import type { UciScore } from '../engine/info.js';
@@ -34,7 +35,7 @@ export interface GameEnd {
 const COLOR = ['White', 'Black'];
 
 /** The sentence for an outcome by the rules. */
-export function outcomeText(outcome: Outcome): string {
+function outcomeText(outcome: Outcome): string {
   switch (outcome.reason) {
     case 'checkmate':
       return `Checkmate: ${outcome.result === '1-0' ? 'White' : 'Black'} wins.`;
@@ -47,6 +48,32 @@ export function outcomeText(outcome: Outcome): string {
     default:
       return 'Draw: neither side can mate (insufficient material).';
   }
+}
+
+/** The side that resigns loses. */
+export function resignation(loser: number): GameEnd {
+  return {
+    result: loser === WHITE ? '0-1' : '1-0',
+    text: `${COLOR[loser]} resigns: ${COLOR[loser ^ 1]} wins.`,
+    termination: 'normal',
+  };
+}
+
+export function drawAgreed(): GameEnd {
+  return { result: '1/2-1/2', text: 'Draw agreed.', termination: 'normal' };
+}
+
+/** side's time is up in pos: it loses, unless the other side cannot mate at all (a draw). */
+export function timeForfeit(pos: Position, side: number): GameEnd {
+  const other = side ^ 1;
+  const draw = cannotMateBy(pos, other);
+  return {
+    result: draw ? '1/2-1/2' : other === WHITE ? '1-0' : '0-1',
+    text: draw
+      ? `${COLOR[side]}'s time is up, but ${COLOR[other]} cannot mate: a draw.`
+      : `${COLOR[side]}'s time is up: ${COLOR[other]} wins.`,
+    termination: 'time forfeit',
+  };
 }
 
 export class Game {

@@ -39,7 +39,7 @@ function legalMoves(pos: Position): number[] {
 }
 
 /** The text without what decorates a move: check and mate marks, !, ?, e.p., spaces. */
-export function cleanMoveText(text: string): string {
+function cleanMoveText(text: string): string {
   return text
     .trim()
     .replace(/\s+/g, '')

@@ -1,15 +1,26 @@
-// Scores and lines as a chess player reads them: +0.25, #-3, and SAN with
-// move numbers.
+// Scores and lines as a chess player reads them: +0.25, #-3 (from White's
+// side), and SAN with move numbers.
 
 import { parseUciMove } from '../board/notation.js';
 import type { Position } from '../board/position.js';
 import { moveToSan } from '../board/san.js';
+import { WHITE } from '../board/types.js';
 import type { UciScore } from '../engine/info.js';
 
 /** +0.25 / -1.30 (pawns) or #3 / #-2 (mate in moves; negative: being mated). */
 export function formatScore(score: UciScore): string {
   if ('mate' in score) return `#${score.mate}`;
   return `${score.cp > 0 ? '+' : score.cp < 0 ? '-' : ''}${(Math.abs(score.cp) / 100).toFixed(2)}`;
+}
+
+/** A score from the side to move's view, turned to White's view. */
+export function whiteView(score: UciScore, side: number): UciScore {
+  return side === WHITE ? score : negateScore(score);
+}
+
+/** The same score from the other side's view. */
+export function negateScore(score: UciScore): UciScore {
+  return 'mate' in score ? { mate: 0 - score.mate } : { cp: 0 - score.cp };
 }
 
 /**

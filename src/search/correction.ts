@@ -13,11 +13,15 @@ import type { Position } from '../board/position.js';
 import { PAWN } from '../board/types.js';
 import { pawnHash } from '../eval/pawn-cache.js';
 import { CORRECTION_MAX, CORRECTION_WEIGHT_MAX } from './params.js';
+import { onSearchParametersChanged } from './tuning.js';
 
 const BITS = 14;
 const SIZE = 1 << BITS;
 const GRAIN = 256;
-const LIMIT = CORRECTION_MAX * GRAIN;
+let LIMIT = CORRECTION_MAX * GRAIN;
+onSearchParametersChanged(() => {
+  LIMIT = CORRECTION_MAX * GRAIN;
+});
 /** The weight of a new result is min(depth + 1, CORRECTION_WEIGHT_MAX) / WEIGHT_SCALE. */
 const WEIGHT_SCALE = 256;
 

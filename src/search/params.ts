@@ -155,17 +155,17 @@ export const MCTS_FPU_REDUCTION = 0.3;
 export const MCTS_VALUE_SCALE = 400;
 /** Temperature of the softmax that turns the priors' logits into probabilities. [0.25, 4] */
 export const MCTS_PRIOR_TEMPERATURE = 1;
-/** Prior logit of the transposition table's move. [0, 6] */
+/** Prior logit of the transposition table's move. [0.5, 6] */
 export const MCTS_PRIOR_TT = 3;
-/** Prior logit of a capture or promotion that does not lose material by static exchange... [0, 5] */
+/** Prior logit of a capture or promotion that does not lose material by static exchange... [0.5, 5] */
 export const MCTS_PRIOR_GOOD_NOISY = 2;
 /** ...plus its victim's exchange value divided by this (most valuable victim first). [200, 2000] */
 export const MCTS_PRIOR_MVV_DIVISOR = 500;
-/** Prior logit of a capture that loses material by static exchange. [-4, 1] */
+/** Prior logit of a capture that loses material by static exchange. [-4, 0.5] */
 export const MCTS_PRIOR_BAD_NOISY = -1;
-/** Prior logit of an under-promotion. [-8, 0] */
+/** Prior logit of an under-promotion. [-8, -0.5] */
 export const MCTS_PRIOR_UNDERPROMOTION = -4;
-/** Prior logit added to a move that gives check. [0, 3] */
+/** Prior logit added to a move that gives check. [0, 2.5] */
 export const MCTS_PRIOR_CHECK = 1;
 /** A quiet move's history (butterfly plus the continuation of the last move) adds one logit per this much. [2048, 32768] */
 export const MCTS_PRIOR_HISTORY_DIVISOR = 8192;

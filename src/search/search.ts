@@ -28,6 +28,7 @@ import { Mcts } from './mcts.js';
 import type { MctsTree } from './mcts-tree.js';
 import { MovePicker } from './movepick.js';
 import * as P from './params.js';
+import { onSearchParametersChanged } from './tuning.js';
 import { type HelperThreads, type ThreadRole, type ThreadState, bestHelperResult, helperSkipsDepth } from './threads.js';
 import { TimeManager, computeTimeBudget } from './timeman.js';
 import { BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, DEFAULT_HASH_MB, TranspositionTable } from './tt.js';
@@ -61,9 +62,13 @@ export interface SearchResult {
 
 // Late-move reduction table: reduce more for later moves at higher depth.
 const LMR = new Int8Array(64 * 64);
-for (let d = 1; d < 64; d++) {
-  for (let m = 1; m < 64; m++) LMR[d * 64 + m] = Math.floor(P.LMR_BASE + (Math.log(d) * Math.log(m)) / P.LMR_DIVISOR);
+function fillLmrTable(): void {
+  for (let d = 1; d < 64; d++) {
+    for (let m = 1; m < 64; m++) LMR[d * 64 + m] = Math.floor(P.LMR_BASE + (Math.log(d) * Math.log(m)) / P.LMR_DIVISOR);
+  }
 }
+fillLmrTable();
+onSearchParametersChanged(fillLmrTable);
 
 export class Searcher {
   readonly tt: TranspositionTable;
@@ -229,6 +234,13 @@ export class Searcher {
         break;
       }
       lines = iteration;
+      if (lines[0].length === 0) {
+        // MTD(f) whose every pass ended at the root on the hash table: the table's move, else the best so far.
+        this.rootExcludedCount = searchmovesExcluded;
+        const ttMove = this.tt.probe(pos.keyLo, pos.keyHi) ? this.tt.move : 0;
+        const usable = ttMove !== 0 && this.moves.subarray(0, rootCount).includes(ttMove) && !this.isRootExcluded(ttMove);
+        lines[0] = [usable ? ttMove : bestMove];
+      }
       completedDepth = depth;
       const changed = lines[0][0] !== bestMove;
       bestMove = lines[0][0];
@@ -522,45 +534,27 @@ export class Searcher {
     }
   }
 
-  /** MTD(f): converge on the score with null-window searches from a first guess. */
+  /**
+   * MTD(f): converge on the score with null-window searches from a first
+   * guess. A pass that fails low, or ends at the root on a hash-table cutoff,
+   * leaves no line (pvLength[0] 0): the last pass that found one gives it
+   * (the root's row of the PV table still holds it).
+   */
   private mtdf(depth: number, guess: number): number {
     let g = guess;
     let lower = -INFINITE;
     let upper = INFINITE;
-    let best = 0;
+    let lineLength = 0;
     while (lower < upper) {
       const beta = g === lower ? g + 1 : g;
       g = this.search(beta - 1, beta, depth, 0, false);
       if (this.stopped) return g;
-      if (this.pvLength[0] > 0) best = this.pvTable[0];
+      if (this.pvLength[0] > 0) lineLength = this.pvLength[0];
       if (g < beta) upper = g;
       else lower = g;
     }
-    // A last probe that failed low leaves no line: the move of the last one
-    // that failed high stands for it. Null-window probes can be cut off at
-    // the root by the table or by pruning, without a move: then the table's
-    // move, else the first legal one.
-    if (this.pvLength[0] === 0) {
-      if (best === 0) best = this.rootFallbackMove();
-      this.pvTable[0] = best;
-      this.pvLength[0] = best === 0 ? 0 : 1;
-    }
+    this.pvLength[0] = lineLength;
     return g;
-  }
-
-  /** The table's move at the root if it is legal (and not excluded), else the first legal move not excluded (0: none). */
-  private rootFallbackMove(): number {
-    const pos = this.pos;
-    const count = generateMoves(pos, this.moves, 0, false);
-    const ttMove = this.tt.probe(pos.keyLo, pos.keyHi) ? this.tt.move : 0;
-    let first = 0;
-    for (let i = 0; i < count; i++) {
-      const move = this.moves[i];
-      if (this.isRootExcluded(move)) continue;
-      if (move === ttMove) return move;
-      if (first === 0) first = move;
-    }
-    return first;
   }
 
   // ---------------------------------------------------------------------------
@@ -767,7 +761,7 @@ export class Searcher {
       ) {
         extension = this.singularExtension(move, beta, depth, ply, cutNode, isPv, ttScore, ttBound);
         if (this.stopped) return 0;
-        if (extension === MULTI_CUT) return ttScore - P.SINGULAR_MARGIN * depth;
+        if (extension === MULTI_CUT) return ttScore - ((P.SINGULAR_MARGIN * depth) | 0);
       }
 
       this.contAt[ply] = contKey(pos, move);
@@ -895,7 +889,7 @@ export class Searcher {
     ttBound: number,
   ): number {
     if ((ttBound !== BOUND_LOWER && ttBound !== BOUND_EXACT) || Math.abs(ttScore) >= MATE_BOUND) return 0;
-    const singularBeta = ttScore - P.SINGULAR_MARGIN * depth;
+    const singularBeta = ttScore - ((P.SINGULAR_MARGIN * depth) | 0);
     this.excludedAt[ply] = move;
     const score = this.search(singularBeta - 1, singularBeta, ((depth - 1) / P.SINGULAR_DEPTH_DIVISOR) | 0, ply, cutNode);
     this.excludedAt[ply] = 0;

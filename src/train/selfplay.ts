@@ -60,6 +60,36 @@ export interface PlayedGame {
   result: number;
 }
 
+/**
+ * A playable opening (self-play's, and `genfens`'s): a random book position
+ * (or the start position) and randomPlies or randomPlies + 1 random legal
+ * plies, not yet decided, which `score` (a short search, side to move's view)
+ * finds within maxOpeningScore of level; drawn again until one is.
+ * `moves` is scratch space.
+ */
+export function randomOpening(
+  random: () => number,
+  settings: Pick<SelfPlaySettings, 'book' | 'randomPlies' | 'maxOpeningScore'>,
+  moves: Int32Array,
+  score: (pos: Position) => number,
+): Position {
+  const book = settings.book;
+  for (;;) {
+    const pos = new Position(book.length > 0 ? book[random() % book.length] : START_FEN);
+    let ok = true;
+    const plies = settings.randomPlies + (random() % 2);
+    for (let i = 0; i < plies && ok; i++) {
+      const n = generateMoves(pos, moves, 0, false);
+      if (n === 0) ok = false;
+      else pos.makeMove(moves[random() % n]);
+    }
+    if (!ok || gameOutcome(pos) !== null) continue;
+    if (Math.abs(score(pos)) > settings.maxOpeningScore) continue;
+    pos.clearHistory();
+    return pos;
+  }
+}
+
 /** Plays self-play games with one searcher (one per thread). */
 export class SelfPlayer {
   private readonly control = new SearchControl();
@@ -88,21 +118,7 @@ export class SelfPlayer {
 
   /** A playable opening: book position and random plies, not yet decided, with a score near level. */
   private opening(random: () => number): Position {
-    const book = this.settings.book;
-    for (;;) {
-      const pos = new Position(book.length > 0 ? book[random() % book.length] : START_FEN);
-      let ok = true;
-      const plies = this.settings.randomPlies + (random() % 2);
-      for (let i = 0; i < plies && ok; i++) {
-        const n = generateMoves(pos, this.moves, 0, false);
-        if (n === 0) ok = false;
-        else pos.makeMove(this.moves[random() % n]);
-      }
-      if (!ok || gameOutcome(pos) !== null) continue;
-      if (Math.abs(this.search(pos).score) > this.settings.maxOpeningScore) continue;
-      pos.clearHistory();
-      return pos;
-    }
+    return randomOpening(random, this.settings, this.moves, (pos) => this.search(pos).score);
   }
 
   /** Game `index` of the run seeded `runSeed`. */

@@ -35,6 +35,7 @@ import { parseGo } from './go-params.js';
 import { formatCurrentMove, formatEmergency, formatLine } from './info.js';
 import { BUILT_IN_NETWORK, OptionValues, optionLines } from './options.js';
 import { Output } from './output.js';
+import { TuningOptions, searchParameterOptionLines } from './tuning-options.js';
 import { engineVersion } from './version.js';
 
 /** How long after `stop` the search may take before a fallback move is played. */
@@ -75,6 +76,8 @@ function clip(text: string, max = 100): string {
 
 class UciEngine {
   private readonly options = new OptionValues();
+  /** A tuning build's search parameters as options (src/search/tuning.ts). */
+  private readonly tuning = new TuningOptions();
   private pos = new Position();
   private spare = new Position();
   /** What the worker replays: the FEN after the last irreversible move, and the moves since. */
@@ -139,7 +142,14 @@ class UciEngine {
   private command(cmd: string, args: string[]): void {
     switch (cmd) {
       case 'uci':
-        this.out.writeLines([`id name Kestrel ${engineVersion()}`, 'id author The Kestrel developers', '', ...optionLines(), 'uciok']);
+        this.out.writeLines([
+          `id name Kestrel ${engineVersion()}`,
+          'id author The Kestrel developers',
+          '',
+          ...optionLines(),
+          ...searchParameterOptionLines(),
+          'uciok',
+        ]);
         break;
       case 'isready':
         this.isReady();
@@ -190,6 +200,12 @@ class UciEngine {
   }
 
   private setOption(args: string[]): void {
+    // A tuning build's search parameters (none otherwise).
+    const params = this.tuning.set(args, (text) => this.out.info(text));
+    if (params !== null) {
+      if (params !== 'refused') this.host.configure({ type: 'params', values: params });
+      return;
+    }
     const result = this.options.set(args);
     for (const m of result.messages) this.out.info(m);
     switch (result.name) {

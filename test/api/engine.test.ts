@@ -71,7 +71,23 @@ describe('helpers', () => {
     expect(api.bookMoves('startpos', { book })).toEqual(book.moves('startpos'));
   });
 
+  it('read games longer than the undo stack', () => {
+    // Found by reading for test/fuzz: past 8192 plies the position's undo
+    // stack was full, inCheck() read nothing, and a mate at ply 8404 was
+    // called stalemate.
+    const shuffle = Array.from({ length: 2100 }, () => ['g1f3', 'g8f6', 'f3g1', 'f6g8']).flat();
+    const mated = api.gameStatus({ moves: [...shuffle, 'f3', 'e5', 'g4', 'Qh4'] });
+    expect(mated).toMatchObject({ turn: 'white', inCheck: true, outcome: { result: '0-1', reason: 'checkmate' } });
+    expect(mated.fen).toBe('rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 4203');
+    // Repetitions still count after an irreversible move late in a long game.
+    const late = [...shuffle, 'e4', 'e5', ...shuffle.slice(0, 8)];
+    expect(api.gameStatus({ moves: late }).outcome).toEqual({ result: '1/2-1/2', reason: 'threefold repetition' });
+    expect(api.legalMoves({ moves: [...shuffle, 'e4', 'e5', 'Qh5', 'Nc6', 'Bc4', 'Nf6', 'Qxf7'] })).toEqual([]);
+  });
+
   it('throw typed errors for a bad position', () => {
+    expect(() => api.legalMoves(42 as never)).toThrow(/a position must be a FEN string or \{ fen\?, moves\? \}, not number/);
+    expect(() => api.legalMoves(['e4'] as never)).toThrow(TypeError);
     expect(() => api.legalMoves('not a fen')).toThrow(api.InvalidFenError);
     expect(() => api.legalMoves({ moves: ['e2e5'] })).toThrow(api.IllegalMoveError);
     try {

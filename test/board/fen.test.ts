@@ -40,6 +40,21 @@ describe('round trips', () => {
     expect(pos.fen()).toBe('rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1');
   });
 
+  it('reads counters up to 2^30', () => {
+    const fen = '8/8/8/8/8/8/8/K6k w - - 1073741824 1073741824';
+    expect(new Position(fen).fen()).toBe(fen);
+  });
+
+  it('a FEN with the side not to move in check, after one with a huge counter, leaves a legal position', () => {
+    // Found by test/fuzz: the huge counter was read and printed as '1e+21';
+    // the next setFen, refusing the check, restored the old position from
+    // that FEN, failed to read it and left the refused position in place.
+    const pos = new Position();
+    expect(() => pos.setFen('8/8/8/8/8/8/8/K6k w - - 999999999999999999999 1')).toThrow(FenError);
+    expect(() => pos.setFen('k7/8/8/8/8/8/8/K6Q w - - 0 1')).toThrow(/side not to move is in check/);
+    expect(pos.fen()).toBe(START_FEN);
+  });
+
   it('fills in missing counters', () => {
     expect(new Position('4k3/8/8/8/8/8/8/4K3 w - -').fen()).toBe('4k3/8/8/8/8/8/8/4K3 w - - 0 1');
   });
@@ -85,6 +100,10 @@ describe('bad FEN', () => {
     ['en-passant square with no pawn', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq e3 0 1', /impossible en-passant square 'e3'/],
     ['halfmove clock not a number', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1', /halfmove clock 'x'/],
     ['negative fullmove number', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -3', /fullmove number '-3'/],
+    // Found by test/fuzz: these printed back as '1e+21' and 'Infinity', which no FEN reader takes.
+    ['huge halfmove clock', '8/8/8/8/8/8/8/K6k w - - 999999999999999999999 1', /halfmove clock '9+' is above 1073741824/],
+    ['fullmove number beyond any double', `8/8/8/8/8/8/8/K6k w - - 0 ${'1'.repeat(400)}`, /fullmove number '1+' is above 1073741824/],
+    ['halfmove clock beyond 32 bits', '8/8/8/8/8/8/8/K6k w - - 4294967296 1', /halfmove clock '4294967296' is above/],
     ['side not to move in check', 'rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR b KQkq - 1 3', /side not to move is in check/],
   ];
 

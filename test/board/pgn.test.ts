@@ -37,6 +37,16 @@ describe('PGN', () => {
     expect(movetextTokens('1.e4 e5 2.Nf3 {a {comment} 1/2-1/2').moves).toEqual(['e4', 'e5', 'Nf3']);
   });
 
+  it('treats a \\u0001 in the movetext as a space, not as a comment of its own', () => {
+    // Found by test/fuzz: the reader marks comments with \u0001 and a number;
+    // the same character in the input named a comment that was not there
+    // (undefined in comments) or another move's comment.
+    expect(movetextTokens('. \u0001').comments).toEqual(['']);
+    const { moves, comments } = movetextTokens('{before} e4 \u00010 e5 {after e5}');
+    expect(moves).toEqual(['e4', 'e5']);
+    expect(comments).toEqual(['', 'after e5']);
+  });
+
   it('reads SAN: castling, captures, disambiguation, promotion, en passant', () => {
     const pos = new Position('r3k2r/8/8/3pP3/8/8/1N3N2/R3K2R w KQkq d6 0 1');
     const uci = (san: string): string => {

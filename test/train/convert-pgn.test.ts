@@ -1,11 +1,13 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Position } from '../../src/board/position.js';
 import { convertPgn, moverScore } from '../../src/train/convert-pgn.js';
 import { decodeGame, indexGames, unpackMove } from '../../src/train/viriformat.js';
 
+const DATA = fileURLToPath(new URL('../data', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'kestrel-convert-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -59,5 +61,34 @@ describe('convert-pgn', () => {
     const pos = new Position(second.fen);
     pos.makeMove(unpackMove(pos, second.moves[0]));
     expect(pos.fen()).toBe('8/3k4/8/8/8/8/4P3/4K3 w - - 1 2');
+  });
+
+  it('starts after leading book moves, and reads scores followed by a comma', async () => {
+    const pgn = join(dir, 'book.pgn');
+    writeFileSync(pgn, '[Result "1-0"]\n\n1. e4 {book} e5 {book} 2. Qh5 {+0.10/9, line=x} Nc6 {+0.05/9} 1-0\n');
+    const out = join(dir, 'book.vf');
+    expect(await convertPgn([pgn], out, () => {})).toEqual({ games: 1, positions: 2, skipped: 0 });
+    const bytes = readFileSync(out);
+    const game = decodeGame(bytes, 0, indexGames(bytes).plies[0]);
+    expect(new Position(game.fen).fen()).toBe('rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2');
+    expect(game.scores).toEqual([10, -5]);
+  });
+
+  it('converts an OpenBench datagen archive as its server serves it (<id>.pgn.tar of .pgn.bz2)', async () => {
+    // test/data/README.md: 8 fastchess games of 2,000 nodes a move, one member COMPACT and one VERBOSE.
+    const out = join(dir, 'datagen.vf');
+    const notes: string[] = [];
+    expect(await convertPgn([join(DATA, 'openbench-datagen.pgn.tar')], out, (l) => notes.push(l))).toEqual({
+      games: 8,
+      positions: 969,
+      skipped: 0,
+    });
+    expect(notes).toEqual([]);
+    const bytes = readFileSync(out);
+    const index = indexGames(bytes);
+    const first = decodeGame(bytes, index.offsets[0], index.plies[0]);
+    expect(new Position(first.fen).fen()).toBe('r1bqkbnr/p1ppp1pp/8/1p2np2/8/2NP1P1P/PPPKP1P1/R1BQ1BNR b kq - 0 5');
+    expect(first.result).toBe(0);
+    expect(first.scores.slice(0, 2)).toEqual([-24, -17]); // c6 {+0.24/6} f4 {-0.17/6}, the mover's view
   });
 });

@@ -370,6 +370,23 @@ describe('go', () => {
     expect(parseBestmove(lines[lines.length - 1]).best).toMatch(UCI_MOVE);
   }, 20000);
 
+  it('searches a movetime beyond the timer range until stop', async () => {
+    // Found by test/fuzz: movetime is capped at 2^31 - 1 ms, and the watchdog
+    // added its margin to that; Node fires a longer timeout at once, so the
+    // search was given up after 1 ms ("the search overran its time") and a
+    // TimeoutOverflowWarning went to stderr.
+    const e = await engine();
+    e.send('position startpos');
+    e.send('go movetime 99999999999');
+    await e.waitFor(/^info depth 2 /);
+    await e.sync();
+    e.send('stop');
+    const lines = await e.collectUntil(BESTMOVE);
+    expect(lines.filter((l) => l.startsWith('info string error'))).toEqual([]);
+    expect(parseBestmove(lines[lines.length - 1]).best).toMatch(UCI_MOVE);
+    expect(e.stderr).toBe('');
+  }, 20000);
+
   it('answers go in checkmate and stalemate with bestmove 0000 after an info line', async () => {
     const e = await engine();
     e.send('position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1'); // checkmate
