@@ -1,5 +1,6 @@
-// Subcommands around the engine: `bench` (the search signature) and the
-// evaluation tuning tools `tune` and `texel-data`.
+// Subcommands around the engine: `bench` (the search signature), `spsa`
+// (OpenBench's SPSA input, from a tuning build) and the evaluation tuning
+// tools `tune` and `texel-data`.
 
 import type { Command } from 'commander';
 import { DEFAULT_BENCH_DEPTH, runBench, runThreadBench } from '../search/bench.js';

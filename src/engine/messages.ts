@@ -25,7 +25,7 @@ export interface SearchWorkerData {
   network?: NetworkChoice;
   /** Search parameters set by UCI options (a tuning build); absent: params.ts's. */
   params?: SearchParameterValues;
-  /** Set for a helper of a parallel search (started by the search worker's ThreadPool, not by the UCI thread). */
+  /** Set for a helper of a parallel search (started by the search worker's ThreadPool, not by the engine host). */
   helper?: { index: number; booted: SharedArrayBuffer };
 }
 

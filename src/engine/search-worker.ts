@@ -114,7 +114,7 @@ class SearchWorker {
   /**
    * Starts the JIT warm-up (warmup.ts) with its first, compiling search
    * (WarmUp.prime), run before the worker reports ready. `control` holds the
-   * flags the UCI thread raises when it posts a job. Null if it failed.
+   * flags the engine host raises when it posts a job. Null if it failed.
    */
   prime(control: SharedArrayBuffer | undefined): WarmUp | null {
     let warm: WarmUp | null = null;

@@ -1,4 +1,4 @@
-// The evaluation's public face, for the search and the UCI layer: the
+// The evaluation's public face, for the search and the front ends: the
 // network (NNUE) when one is in use, else the hand-crafted evaluation.
 // Each thread has its own choice and its own accumulators.
 

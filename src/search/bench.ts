@@ -128,7 +128,7 @@ export function runBench(depth: number = DEFAULT_BENCH_DEPTH, emit: (line: strin
   return { nodes, ms };
 }
 
-/** What runThreadBench needs of a pool of helper threads (src/uci/thread-pool.ts). */
+/** What runThreadBench needs of a pool of helper threads (src/engine/thread-pool.ts). */
 export interface BenchHelpers {
   /** Number of helpers (threads - 1). */
   readonly helpers: number;

@@ -1,6 +1,6 @@
-// Flags shared between the UCI thread and the search worker(s) through a
-// SharedArrayBuffer: the UCI thread raises them, the search polls them every
-// few thousand nodes.
+// Flags shared between the engine host's thread (src/engine/host.ts) and the
+// search worker(s) through a SharedArrayBuffer: the host raises them, the
+// search polls them every few thousand nodes.
 
 import { isShared, sharedMemory } from './shared-memory.js';
 

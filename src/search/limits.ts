@@ -1,6 +1,7 @@
-// What a `go` command asks for, as parsed by the UCI layer and handed to the
-// search (in its worker), the options the search needs, and what the search
-// reports while it runs.
+// What a `go` command asks for, as a front end (the UCI layer, the library,
+// play, analyse) hands it through the engine host to the search (in its
+// worker), the options the search needs, and what the search reports while
+// it runs.
 
 import type { StrengthLimit } from './strength.js';
 

@@ -6,7 +6,8 @@
 // pawn structure found (correction.ts). MTD(f) is offered as an alternative
 // root driver. The Searcher runs inside a worker thread and polls
 // SearchControl for `stop` and `ponderhit`; it reports through SearchReport
-// events, which the UCI layer writes out.
+// events, which the search worker turns into structured lines
+// (src/engine/info.ts) for each front end to show.
 //
 // Parallel search (Lazy SMP, see threads.ts): with Threads > 1 the searcher
 // of the search worker is the main one (its ThreadRole names its helpers);

@@ -1,5 +1,5 @@
 // Lazy SMP: what the searchers of one `go` share besides the transposition
-// table. The main searcher runs the search the UCI layer sees (time, limits,
+// table. The main searcher runs the search the front end sees (time, limits,
 // info lines, bestmove); helpers search the same position at the same time,
 // each in its own worker, with their own history and killer tables, and only
 // feed the shared transposition table. The main searcher starts them, raises
@@ -9,11 +9,11 @@
 //
 // ThreadState lives in SharedArrayBuffers, new for every search (so that a
 // helper still finishing the last search disturbs nothing):
-//   - control: a SearchControl whose stop flag is the helpers' (never the UCI one);
+//   - control: a SearchControl whose stop flag is the helpers' (never the host's one);
 //   - nodes: each searcher's node count (index 0 = main), published every few hundred nodes;
 //   - results: each helper's last completed iteration (depth, score, pv),
 //     written under a sequence number so that it is never read half-written.
-// The worker plumbing (starting helpers, messages) is in src/uci/thread-pool.ts.
+// The worker plumbing (starting helpers, messages) is in src/engine/thread-pool.ts.
 
 import { SearchControl } from './control.js';
 import type { GoParams, SearchOptions } from './limits.js';

@@ -37,7 +37,7 @@ const PRIME_NODES = 300;
 
 /**
  * The warm-up, a position at a time, with a small table of its own. Raising
- * control's stop flag (the UCI thread does when a job arrives) ends it within
+ * control's stop flag (the engine host does when a job arrives) ends it within
  * a few hundred nodes.
  */
 export class WarmUp {

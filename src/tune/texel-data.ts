@@ -4,8 +4,8 @@
 // with the game's result and numbered by game, one `<fen> | <result> | <game>`
 // a line (games numbered from 0 in the order read; the tuner splits training
 // and validation data by these numbers).
-// The games come from PGN files, e.g. fastchess/cutechess match output; the
-// engine's own self-play will produce PGN the same way.
+// The games come from PGN files, e.g. fastchess/cutechess match output
+// (`kestrel selfplay` writes viriformat for the network, not PGN).
 //
 // Repeated games are dropped: at a fixed node count the engine is
 // deterministic, so with fastchess -repeat both games of an opening pair are
