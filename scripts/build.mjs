@@ -38,6 +38,19 @@ const browserPlatform = {
 const common = { bundle: true, logLevel: 'warning', legalComments: 'none' };
 /** Bundles that use commander (CommonJS) inside an ES module need a require. */
 const nodeRequire = 'import { createRequire as __kestrelRequire } from "node:module"; const require = __kestrelRequire(import.meta.url);';
+/**
+ * The command line's bundle is an ES module whose code runs inside one
+ * function (esbuild's iife format under an ES module banner): V8 reaches
+ * variables of a module's top level more slowly than a function's, and the
+ * search reads its tables and constants there all the time. The same code
+ * as a plain ES module searched about 20% fewer nodes per second
+ * (docs/performance.md). import.meta.url is taken once, at the top.
+ */
+const commandLineModule = {
+  format: 'iife',
+  banner: { js: `${nodeRequire} const __kestrelModuleUrl = import.meta.url;` },
+  define: { 'import.meta.url': '__kestrelModuleUrl' },
+};
 
 async function buildSea() {
   await build({
@@ -130,9 +143,8 @@ async function buildAll() {
       entryPoints: [at('src/cli/main.ts')],
       outfile: at('dist/kestrel.js'),
       platform: 'node',
-      format: 'esm',
       target: 'node20',
-      banner: { js: nodeRequire },
+      ...commandLineModule,
     }),
     build({
       ...common,

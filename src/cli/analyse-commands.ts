@@ -12,7 +12,7 @@ import { evaluationGraph, graphFileName } from '../analyse/graph.js';
 import { Progress } from '../analyse/progress.js';
 import { EngineHost } from '../engine/host.js';
 import { SEARCH_DRIVERS } from '../search/limits.js';
-import { engineVersion } from '../uci/version.js';
+import { engineVersion } from '../engine/version.js';
 
 /** The time a move is searched when neither --movetime nor --depth is given. */
 const DEFAULT_MOVETIME_MS = 500;

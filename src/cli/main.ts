@@ -5,7 +5,7 @@
 
 import { Command } from 'commander';
 import { runUci } from '../uci/uci.js';
-import { engineVersion } from '../uci/version.js';
+import { engineVersion } from '../engine/version.js';
 import { isSearchWorker, runSearchWorker } from '../engine/search-worker.js';
 import { isSelfPlayWorker, runSelfPlayWorker } from '../train/selfplay-run.js';
 import { isTrainWorker, runTrainWorker } from '../train/nnue-train.js';

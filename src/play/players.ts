@@ -2,7 +2,7 @@
 // screen and in the PGN, and the sentence that introduces the game.
 
 import { BLACK, WHITE } from '../board/types.js';
-import { engineVersion } from '../uci/version.js';
+import { engineVersion } from '../engine/version.js';
 import { formatClock, timeControlTag } from './clock.js';
 import type { GameSettings, PlayerKind } from './events.js';
 import { Game } from './game.js';

@@ -17,7 +17,7 @@
 //     the search ends;
 //   - `go` while a job runs is refused with an info string;
 //   - quit and end of input stop any search, print its bestmove, flush
-//     stdout and exit with code 0;
+//     stdout and exit with code 0 (a perft or bench runs to its end first);
 //   - bad input gets an info string; no input crashes the engine.
 
 import { moveToUci, parseUciMove } from '../board/notation.js';
@@ -36,7 +36,7 @@ import { formatCurrentMove, formatEmergency, formatLine } from './info.js';
 import { BUILT_IN_NETWORK, OptionValues, optionLines } from './options.js';
 import { Output } from './output.js';
 import { TuningOptions, searchParameterOptionLines } from './tuning-options.js';
-import { engineVersion } from './version.js';
+import { engineVersion } from '../engine/version.js';
 
 /** How long after `stop` the search may take before a fallback move is played. */
 const STOP_GRACE_MS = 500;
@@ -449,6 +449,12 @@ class UciEngine {
     if (this.quitting) return;
     this.quitting = true;
     try {
+      const job = this.job;
+      if (job !== null && job.request.kind !== 'go') {
+        // A perft or bench asked for before quit runs to its end, so that its
+        // totals are printed, as an engine that runs them on its input thread does.
+        while (this.job === job) await new Promise((resolve) => setTimeout(resolve, 5));
+      }
       this.job?.stop();
       // Give the search its bestmove and the worker its pending isready answers, briefly.
       const deadline = performance.now() + QUIT_GRACE_MS;
