@@ -53,7 +53,18 @@ export function isSearchWorker(): boolean {
 
 /** Starts the search worker running the code this module was loaded from. */
 export function startSearchWorker(data: SearchWorkerData): EngineWorker {
-  return platform.startWorker(import.meta.url, data);
+  return platform.startWorker(workerFile(), data);
+}
+
+/**
+ * Set by a build whose search workers run a bundle of their own beside it:
+ * the library's dist/node/worker.js (scripts/build.mjs says why).
+ */
+declare const KESTREL_WORKER_FILE: string | undefined;
+
+/** The module a new search worker runs: this one, or the build's worker bundle. */
+function workerFile(): string {
+  return typeof KESTREL_WORKER_FILE === 'string' ? new URL(KESTREL_WORKER_FILE, import.meta.url).href : import.meta.url;
 }
 
 /** Helper threads for a parallel search run on this thread (the CLI's `bench --threads`); `note` hears their problems. */
