@@ -99,11 +99,6 @@ export interface MctsResult {
   score: number;
 }
 
-/** The leaf value and the priors of a driver. */
-function driverConfig(driver: SearchDriver): { quiescence: boolean; uniform: boolean } {
-  return { quiescence: driver.startsWith('mcts-qs'), uniform: driver.endsWith('-uniform') };
-}
-
 /** A score in centipawns (side to move's view) as a value in [-1, 1]: 2 sigmoid(cp / scale) - 1. */
 export function scoreToValue(cp: number): number {
   if (cp >= MATE_BOUND) return 1;
@@ -203,9 +198,9 @@ export class Mcts {
     this.pos = pos;
     this.control = control;
     this.report = report;
-    const config = driverConfig(options.driver);
-    this.quiescence = config.quiescence;
-    this.uniform = config.uniform;
+    // The leaf value and the priors of the driver.
+    this.quiescence = options.driver.startsWith('mcts-qs');
+    this.uniform = options.driver.endsWith('-uniform');
     this.playouts = 0;
     this.depthSum = 0;
     this.maxDepth = 0;
