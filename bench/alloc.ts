@@ -1,7 +1,7 @@
 // Allocation check: move generation and make/unmake must allocate nothing,
 // and neither must the network's evaluation with its incremental
 // accumulators (every node of a walk evaluated, with each kernel), nor the
-// Monte Carlo tree search's playouts once its node pool exists.
+// Monte Carlo tree search's playouts once its tree exists, full or not.
 // Run with `npx tsx bench/alloc.ts`.
 //
 // Method: after warm-up runs (so the JIT has compiled everything), run large
@@ -11,7 +11,8 @@
 // one small object per thousand nodes would force collections here.
 
 import { PerformanceObserver } from 'node:perf_hooks';
-import { getHeapStatistics } from 'node:v8';
+import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { generateMoves } from '../src/board/movegen.js';
 import { Perft } from '../src/board/perft.js';
 import { Position, START_FEN } from '../src/board/position.js';
@@ -19,7 +20,7 @@ import { MAX_MOVES } from '../src/board/types.js';
 import { embeddedNetwork } from '../src/eval/index.js';
 import { NnueEvaluator } from '../src/eval/nnue/evaluator.js';
 import { SearchControl } from '../src/search/control.js';
-import { DEFAULT_SEARCH_OPTIONS, type SearchDriver } from '../src/search/limits.js';
+import { DEFAULT_SEARCH_OPTIONS, type SearchDriver, type SearchEvent } from '../src/search/limits.js';
 import { Searcher } from '../src/search/search.js';
 
 const CASES: Array<[string, string, number]> = [
@@ -112,48 +113,123 @@ for (const kernel of ['wasm', 'ts'] as const) {
     );
   }
 }
-// The tree search: a search of SHORT playouts and one of LONG, each from an
-// empty tree (a search allocates a little for its lines and notes, and its
-// short PVS, the same whatever its length); their difference is what the
-// extra playouts allocate.
+// The tree search: searches of SHORT and LONG playouts, each from an empty
+// tree; their difference is what the extra playouts allocate (what a search
+// allocates once, its short PVS, lines and notes, cancels out). Two things
+// that are not per playout would show too, and are kept out:
+//   - the JIT's work the first time a long search reaches new code (compiled
+//     code and its metadata, hundreds of KB on the heap): the warm-up runs
+//     long searches as well as short ones;
+//   - a garbage collection of earlier searches' objects falling inside a
+//     measured one: a collection is forced before each measured search (its
+//     sweeping may end during the search, which makes the whole heap shrink).
+// Even then the whole heap moves by a hundred KB or more from one search to
+// the next, whatever the playouts: code compiled again (the loop of each
+// search is compiled on the stack as it runs) and the sweeping after the
+// forced collection. So each row shows, of three pairs, the median growth of
+// the young generation, where every new object is allocated when no
+// collection runs (a collection during a search counts as a failure), and
+// the least growth of the whole heap, which would show objects kept per
+// playout in every pair. The "full" rows search a tree of 1 MB that both
+// searches fill (the extra playouts go through a tree that no longer grows).
 const SHORT = 2000;
 const LONG = 22000;
+const FULL_MB = 1;
+const FULL_SHORT = 40000;
+const FULL_LONG = 60000;
+const PAIRS = 3;
 /**
- * Heap growth allowed for the LONG - SHORT extra playouts: four bytes a
- * playout, where one object per playout would take 12 or more. What there
- * is: the clock read every 32 playouts (performance.now() boxes its result,
- * about a byte a playout), and the lines reported as the depth grows and
- * every second (more of them on a slow machine).
+ * Heap growth allowed for the extra playouts: four bytes a playout, where
+ * one object per playout would take 12 or more. What there is: the clock
+ * read every 32 playouts (performance.now() boxes its result: half a byte a
+ * playout), and the lines reported as the depth grows and every second
+ * (more of them on a slow machine).
  */
-const MCTS_SLACK_BYTES = 4 * (LONG - SHORT);
-const searcher = new Searcher(64);
-async function mctsRun(driver: SearchDriver, fen: string, playouts: number): Promise<{ growth: number; gcs: number }> {
+const MCTS_SLACK_BYTES_PER_PLAYOUT = 4;
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
+const searchers = new Map<number, Searcher>();
+async function mctsRun(
+  driver: SearchDriver,
+  fen: string,
+  playouts: number,
+  hashMb: number,
+): Promise<{ young: number; growth: number; gcs: number; filledAt: number }> {
+  let searcher = searchers.get(hashMb);
+  if (searcher === undefined) {
+    searcher = new Searcher(hashMb);
+    searchers.set(hashMb, searcher);
+  }
   const root = new Position(fen);
   searcher.clear();
+  let filledAt = 0;
+  const report = (e: SearchEvent): void => {
+    if (e.type === 'note' && e.text.includes('stops growing')) filledAt = Number(/after (\d+)/.exec(e.text)?.[1]);
+  };
+  const params = { nodes: playouts, infinite: false, ponder: false, searchmoves: [] };
+  const options = { ...DEFAULT_SEARCH_OPTIONS, driver };
+  const control = new SearchControl();
+  collectGarbage();
   const start = performance.now();
   const heapBefore = getHeapStatistics().used_heap_size;
-  searcher.go(
-    root,
-    { nodes: playouts, infinite: false, ponder: false, searchmoves: [] },
-    { ...DEFAULT_SEARCH_OPTIONS, driver },
-    new SearchControl(),
-  );
+  const youngBefore = youngUsed();
+  searcher.go(root, params, options, control, report);
+  const young = youngUsed() - youngBefore;
   const growth = getHeapStatistics().used_heap_size - heapBefore;
   const end = performance.now();
   await new Promise((resolve) => setTimeout(resolve, 50));
-  return { growth, gcs: gcTimes.filter((t) => t >= start && t <= end).length };
+  return { young, growth, gcs: gcTimes.filter((t) => t >= start && t <= end).length, filledAt };
 }
-console.log(`tree search          driver          playouts  heap growth (${LONG} - ${SHORT})  GCs`);
-for (const driver of ['mcts', 'mcts-qs', 'mcts-uniform'] as const) {
-  for (let pass = 0; pass < 2; pass++) for (const [, fen] of CASES) await mctsRun(driver, fen, SHORT);
+/** Bytes in use in the young generation. */
+function youngUsed(): number {
+  let bytes = 0;
+  for (const space of getHeapSpaceStatistics()) {
+    if (space.space_name === 'new_space' || space.space_name === 'new_large_object_space') bytes += space.space_used_size;
+  }
+  return bytes;
+}
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1];
+}
+const mctsCases: Array<[SearchDriver, number, number, number]> = [
+  ['mcts', 64, SHORT, LONG],
+  ['mcts-qs', 64, SHORT, LONG],
+  ['mcts-uniform', 64, SHORT, LONG],
+  ['mcts', FULL_MB, FULL_SHORT, FULL_LONG],
+];
+console.log('tree search                 driver       Hash  playouts  extra   young growth  per playout  heap growth  GCs');
+for (const [driver, hashMb, short, long] of mctsCases) {
+  for (let pass = 0; pass < 2; pass++) {
+    for (const [, fen] of CASES) {
+      await mctsRun(driver, fen, short, hashMb);
+      await mctsRun(driver, fen, long, hashMb);
+    }
+  }
   for (const [name, fen] of CASES) {
-    const short = await mctsRun(driver, fen, SHORT);
-    const long = await mctsRun(driver, fen, LONG);
-    const extra = long.growth - short.growth;
-    if (long.gcs > 0 || extra > MCTS_SLACK_BYTES) allocated = true;
+    const young: number[] = [];
+    const heap: number[] = [];
+    let gcs = 0;
+    let filled = true;
+    for (let k = 0; k < PAIRS; k++) {
+      const a = await mctsRun(driver, fen, short, hashMb);
+      const b = await mctsRun(driver, fen, long, hashMb);
+      young.push(b.young - a.young);
+      heap.push(b.growth - a.growth);
+      gcs += a.gcs + b.gcs;
+      if (hashMb === FULL_MB && (a.filledAt === 0 || b.filledAt === 0)) filled = false;
+    }
+    const playouts = long - short;
+    const extra = median(young);
+    const extraHeap = Math.min(...heap);
+    const slack = MCTS_SLACK_BYTES_PER_PLAYOUT * playouts;
+    if (gcs > 0 || extra > slack || extraHeap > slack) allocated = true;
+    const label = hashMb === FULL_MB ? `${name} (full${filled ? '' : '?'})` : name;
     console.log(
-      `${name.padEnd(20)} ${driver.padEnd(14)} ${String(LONG).padStart(9)} ${`${extra} B`.padStart(26)} ${String(long.gcs).padStart(4)}`,
+      `${label.padEnd(27)} ${driver.padEnd(12)} ${String(hashMb).padStart(4)} ${String(long).padStart(9)} ${String(playouts).padStart(6)}` +
+        ` ${`${extra} B`.padStart(14)} ${`${(extra / playouts).toFixed(2)} B`.padStart(12)} ${`${extraHeap} B`.padStart(12)} ${String(gcs).padStart(4)}`,
     );
+    if (!filled) console.log(`  (the ${FULL_MB} MB tree was not full after ${short} playouts: raise FULL_SHORT)`);
   }
 }
 observer.disconnect();

@@ -4,17 +4,21 @@
 //   1. selects from the root down by PUCT, Q + c P sqrt(N_parent) / (1 + N),
 //      an unvisited child counting as its parent's Q less a first-play
 //      urgency reduction (MCTS_FPU_REDUCTION * sqrt(visited children's priors));
-//   2. at the first node not yet expanded, scores the position: exactly when
-//      the game is over there (mate, stalemate, repetition, fifty moves, no
-//      mating material), else by the network's evaluation (`mcts`) or a
-//      quiescence search (`mcts-qs`), as an expected score sigmoid(cp / 400)
-//      mapped to [-1, 1]; then expands it: one child per legal move, with
-//      priors (mcts-priors.ts);
+//   2. at the first move not yet taken, creates the node of the position it
+//      leads to and scores it: exactly when the game is over there (mate,
+//      stalemate, repetition, fifty moves, no mating material), else by the
+//      network's evaluation (`mcts`) or a quiescence search (`mcts-qs`), as
+//      an expected score sigmoid(cp / 400) mapped to [-1, 1]; a node gets its
+//      moves with their priors (mcts-priors.ts) when a playout reaches it
+//      again (mcts-tree.ts: moves tried by no playout cost only an edge);
 //   3. backs the value up, negated at each ply, into every node's mean Q,
 //      and proves what it can (the MCTS-solver): a node with a mating move is
 //      won, one whose every move loses is lost, mate distances kept.
 // The move played is the most visited root move, Q deciding among those
 // within a few percent of it; a proven win is played at once.
+// When the tree fills its memory it stops growing, and playouts go on through
+// it: a leaf that cannot be expanded, or a node whose untried moves cannot
+// get a node, gives back its stored value (see playout()).
 //
 // The Searcher (search.ts) runs this search when options.driver is one of
 // the mcts drivers: it supplies the transposition table, the histories and
@@ -32,7 +36,22 @@ import type { SearchControl } from './control.js';
 import type { MoveHistory } from './history.js';
 import type { GoParams, SearchDriver, SearchOptions, SearchReport } from './limits.js';
 import { computePriors } from './mcts-priors.js';
-import { MctsTree, NODE_BYTES, NO_NODE, PROOF_DRAW, PROOF_NONE, proofPlies, provenLoss, provenWin } from './mcts-tree.js';
+import {
+  MctsTree,
+  NODE_WORDS,
+  NO_NODE,
+  N_CHILD,
+  N_EDGES,
+  N_META,
+  N_Q,
+  N_SIBLING,
+  N_VISITS,
+  PROOF_DRAW,
+  PROOF_NONE,
+  proofPlies,
+  provenLoss,
+  provenWin,
+} from './mcts-tree.js';
 import { MCTS_CPUCT, MCTS_FPU_REDUCTION, MCTS_TIME_SHARE, MCTS_VALUE_SCALE, MCTS_VISIT_TIE_SHARE } from './params.js';
 import { MATE, MATE_BOUND } from './search.js';
 import { computeTimeBudget } from './timeman.js';
@@ -56,6 +75,8 @@ const CLOCK_INTERVAL = 32;
 const REUSE_MAX_SHARE = 0.9;
 /** Game positions before the root that must match for the tree to be reused (repetitions look this far back). */
 const HISTORY_KEYS = 128;
+/** The search ends when the root has this many visits (the counts are 32-bit; a full tree is searched on at millions of playouts a second). */
+const MAX_ROOT_VISITS = 1 << 30;
 /** A proven lost child's selection score: below any other, longer losses first (not a small integer, so never boxed). */
 const LOST_SCORE = -1e12;
 
@@ -76,11 +97,6 @@ export interface MctsResult {
   pv: number[];
   /** Its score, side to move's view (centipawns from Q, or a mate score). */
   score: number;
-}
-
-/** The leaf value and the priors of a driver. */
-function driverConfig(driver: SearchDriver): { quiescence: boolean; uniform: boolean } {
-  return { quiescence: driver.startsWith('mcts-qs'), uniform: driver.endsWith('-uniform') };
 }
 
 /** A score in centipawns (side to move's view) as a value in [-1, 1]: 2 sigmoid(cp / scale) - 1. */
@@ -127,8 +143,9 @@ export class Mcts {
   private playouts = 0;
   private depthSum = 0;
   private maxDepth = 0;
-  /** The pool had no room for an expansion: the search ends. */
+  /** The tree has stopped growing (its pool is full): said once in an info string. */
   private full = false;
+  private fullNoted = false;
   /** A root child's proof changed since rootSolved was computed. */
   private rootProofChanged = false;
   /** The allowed root moves settle the root: one wins, or all are proven. */
@@ -144,6 +161,11 @@ export class Mcts {
   private hardMs = 0;
   /** Where scoreLeaf() and leafValue() leave the value (a double returned would be boxed on the heap). */
   private readonly leafOut = new Float64Array(1);
+  /** scoreLeaf()'s proof of the leaf. */
+  private leafProof = PROOF_NONE;
+  /** select()'s child node of the edge chosen (NO_NODE: not taken yet), and the child before it in edge order. */
+  private selChild = NO_NODE;
+  private selPrev = NO_NODE;
 
   /** A tree of at most `megabytes` MiB. */
   constructor(megabytes: number) {
@@ -176,18 +198,19 @@ export class Mcts {
     this.pos = pos;
     this.control = control;
     this.report = report;
-    const config = driverConfig(options.driver);
-    this.quiescence = config.quiescence;
-    this.uniform = config.uniform;
+    // The leaf value and the priors of the driver.
+    this.quiescence = options.driver.startsWith('mcts-qs');
+    this.uniform = options.driver.endsWith('-uniform');
     this.playouts = 0;
     this.depthSum = 0;
     this.maxDepth = 0;
     this.full = false;
+    this.fullNoted = false;
     this.startTime = startTime;
 
     const reused = this.placeRoot(options.driver);
     if (reused > 0) report({ type: 'note', text: `mcts: reusing ${reused} playouts of the last search` });
-    if (this.tree.childCount[0] === 0 && !this.expandRoot()) {
+    if (this.tree.edgeCount(0) === 0 && !this.expandRoot()) {
       return { move: fallback, pv: fallback === 0 ? [] : [fallback], score: 0 };
     }
     this.allowRootMoves(params);
@@ -204,17 +227,23 @@ export class Mcts {
     this.multiPv = Math.max(1, options.multiPv);
     this.reportedDepth = 0;
     this.lastReport = performance.now();
+    // A full tree searches on only under a limit that ends the search anyway
+    // (its depth barely grows any more, and no proof may come).
+    const bounded = nodeLimit > 0 || softNodes > 0 || this.softMs > 0 || this.hardMs > 0 || params.infinite || params.ponder;
 
     for (;;) {
       if (this.control.stopped || this.rootSolved) break;
-      if (this.full) {
-        const mb = ((this.tree.capacity * NODE_BYTES) / (1024 * 1024)).toFixed(0);
+      if (this.full && !this.fullNoted) {
+        this.fullNoted = true;
+        const mb = Math.round((this.tree.words * 4) / (1024 * 1024));
+        const next = bounded ? 'it stops growing and the search goes on through it' : 'with no node or time limit the search stops there';
         report({
           type: 'note',
-          text: `mcts: the node pool (${this.tree.capacity} nodes, Hash ${mb} MB) is full after ${this.playouts} playouts; the search stops (raise Hash for longer searches)`,
+          text: `mcts: the tree fills its ${mb} MB (Hash) after ${this.playouts} playouts; ${next} (raise Hash for a bigger tree)`,
         });
-        break;
+        if (!bounded) break;
       }
+      if (this.tree.i32[N_VISITS] >= MAX_ROOT_VISITS) break;
       if (nodeLimit > 0 && this.playouts >= nodeLimit) break;
       if (softNodes > 0 && this.playouts >= softNodes) break;
       if (depthLimit > 0 && this.playouts > 0 && this.depthSum >= depthLimit * this.playouts) break;
@@ -232,7 +261,7 @@ export class Mcts {
     const best = this.chooseRootChild();
     if (best === NO_NODE) return { move: fallback, pv: fallback === 0 ? [] : [fallback], score: 0 };
     const lines = this.reportLines();
-    return { move: this.tree.move[best], pv: lines[0].pv, score: lines[0].score };
+    return { move: this.tree.moveTo(0, best), pv: lines[0].pv, score: lines[0].score };
   }
 
   /**
@@ -266,12 +295,11 @@ export class Mcts {
   /** Visits of the most visited allowed root move less those of the second. */
   private visitLead(): number {
     const tree = this.tree;
-    const first = tree.firstChild[0];
     let a = 0;
     let b = 0;
-    for (let i = 0; i < tree.childCount[0]; i++) {
-      if (this.rootAllowed[i] === 0) continue;
-      const v = tree.visits[first + i];
+    for (let c = tree.firstChild(0); c !== NO_NODE; c = tree.nextSibling(c)) {
+      if (this.rootAllowed[tree.edgeIndex(c)] === 0) continue;
+      const v = tree.visits(c);
       if (v > a) {
         b = a;
         a = v;
@@ -295,7 +323,7 @@ export class Mcts {
     const tree = this.tree;
     const evaluator = networkInUse();
     let kept = false;
-    if (this.rootPly >= 0 && this.rootDriver === driver && this.rootEvaluator === evaluator && tree.childCount[0] > 0) {
+    if (this.rootPly >= 0 && this.rootDriver === driver && this.rootEvaluator === evaluator && tree.edgeCount(0) > 0) {
       for (let k = 0; k <= 2 && !kept; k++) {
         const at = pos.ply - k;
         if (at !== this.rootPly || !this.sameHistory(at)) continue;
@@ -303,7 +331,7 @@ export class Mcts {
         for (let j = 0; j < k && node !== NO_NODE; j++) node = tree.childWithMove(node, pos.stackMove[at + j]);
         if (node === NO_NODE) continue;
         tree.keepSubtree(node);
-        kept = tree.top <= tree.capacity * REUSE_MAX_SHARE;
+        kept = tree.bytesUsed() <= tree.words * 4 * REUSE_MAX_SHARE;
       }
     }
     if (!kept) tree.reset();
@@ -317,7 +345,7 @@ export class Mcts {
     }
     this.rootEvaluator = evaluator;
     this.rootDriver = driver;
-    return kept ? tree.visits[0] : 0;
+    return kept ? tree.visits(0) : 0;
   }
 
   /** Whether the game position at ply `at` is the old root, with the same positions before it. */
@@ -340,12 +368,12 @@ export class Mcts {
     if (!this.leafValue()) return false;
     const value = this.leafOut[0];
     const count = generateMoves(this.pos, this.moves, 0, false);
-    if (!tree.hasRoom(count)) tree.reset();
+    if (!tree.hasRoomToExpand(count)) tree.reset();
     this.expand(0, count);
     // A kept leaf has its visits already.
-    if (tree.visits[0] === 0) {
-      tree.visits[0] = 1;
-      tree.q[0] = 0 - value;
+    if (tree.visits(0) === 0) {
+      tree.i32[N_VISITS] = 1;
+      tree.f32[N_Q] = 0 - value;
     }
     return true;
   }
@@ -353,11 +381,10 @@ export class Mcts {
   /** Marks the root moves searchmoves allows (all when it names none that is legal). */
   private allowRootMoves(params: GoParams): void {
     const tree = this.tree;
-    const first = tree.firstChild[0];
-    const count = tree.childCount[0];
+    const count = tree.edgeCount(0);
     let allowed = 0;
     for (let i = 0; i < count; i++) {
-      const ok = params.searchmoves.length === 0 || params.searchmoves.includes(moveToUci(this.pos, tree.move[first + i]));
+      const ok = params.searchmoves.length === 0 || params.searchmoves.includes(moveToUci(this.pos, tree.move(0, i)));
       this.rootAllowed[i] = ok ? 1 : 0;
       if (ok) allowed++;
     }
@@ -373,11 +400,16 @@ export class Mcts {
   private updateRootSolved(): void {
     this.rootProofChanged = false;
     const tree = this.tree;
-    const first = tree.firstChild[0];
     let allProven = true;
-    for (let i = 0; i < tree.childCount[0]; i++) {
+    // The children come in edge order; an edge not taken yet is unproven.
+    let c = tree.firstChild(0);
+    for (let i = 0; i < tree.edgeCount(0); i++) {
+      let proof = PROOF_NONE;
+      if (c !== NO_NODE && tree.edgeIndex(c) === i) {
+        proof = tree.proof(c);
+        c = tree.nextSibling(c);
+      }
       if (this.rootAllowed[i] === 0) continue;
-      const proof = tree.proof[first + i];
       if (proof >= 2) {
         this.rootSolved = true;
         return;
@@ -390,38 +422,65 @@ export class Mcts {
   // ---------------------------------------------------------------------------
   // Playouts.
 
-  /** One playout from the root: select, score and expand a leaf, back up. False if interrupted (nothing changed). */
+  /**
+   * One playout from the root: select down the tree, take the first move
+   * not taken yet (scoring its position, a new node), back up. False if
+   * interrupted (nothing changed).
+   *
+   * When the tree is full it stops growing and the playouts go on through
+   * it: a node that cannot be expanded (no room for its edges, or too deep)
+   * gives back its stored value, as does one whose untried moves can get no
+   * node (only the moves taken already are selected then). The visits keep
+   * accumulating over the tree's leaves, so the move choice keeps improving
+   * on what the tree knows.
+   */
   private playout(): boolean {
     const tree = this.tree;
+    const i32 = tree.i32;
+    const f32 = tree.f32;
     const pos = this.pos;
     const path = this.path;
+    // Room for this playout's node (one at most; an expansion also checks for it).
+    const grow = tree.hasNodeRoom();
+    if (!grow) this.full = true;
     let node = 0;
     let depth = 0;
     path[0] = 0;
     // The value of path[depth] for the side that moved into it.
     let value: number;
     for (;;) {
-      const child = this.select(node, depth === 0);
-      if (child === NO_NODE) {
-        for (let i = 0; i < depth; i++) pos.unmakeMove();
-        return false;
+      const e = this.select(node, depth === 0, grow);
+      if (e < 0) {
+        // (At the root: no move may be selected.)
+        if (depth === 0) return false;
+        value = f32[node * NODE_WORDS + N_Q];
+        break;
       }
-      pos.makeMove(tree.move[child]);
-      path[++depth] = child;
+      const child = this.selChild;
+      pos.makeMove(tree.move(node, e));
+      depth++;
+      if (child === NO_NODE) {
+        // The leaf: a move taken for the first time.
+        if (!this.scoreLeaf()) {
+          for (let i = 0; i < depth; i++) pos.unmakeMove();
+          return false;
+        }
+        path[depth] = tree.addChild(node, e, this.selPrev, this.leafProof);
+        value = 0 - this.leafOut[0];
+        break;
+      }
+      path[depth] = child;
       node = child;
-      const proof = tree.proof[node];
+      const proof = i32[node * NODE_WORDS + N_META] >> 16;
       if (proof !== PROOF_NONE) {
         // (Through leafOut, as the other values: a variable mixing integers and fractions would be boxed.)
         this.leafOut[0] = proof === PROOF_DRAW ? 0 : proof > 0 ? -1 : 1;
         value = 0 - this.leafOut[0];
         break;
       }
-      if (tree.childCount[node] === 0) {
-        if (!this.scoreLeaf(node, depth)) {
-          for (let i = 0; i < depth; i++) pos.unmakeMove();
-          return false;
-        }
-        value = 0 - this.leafOut[0];
+      // The second visit of a node expands it; if it cannot be, its stored value stands for it.
+      if (i32[node * NODE_WORDS + N_EDGES] === NO_NODE && !this.expandNode(node, depth)) {
+        value = f32[node * NODE_WORDS + N_Q];
         break;
       }
     }
@@ -429,59 +488,95 @@ export class Mcts {
 
     // Back up, from the leaf's mover's view, negated at each ply.
     for (let i = depth; i >= 0; i--) {
-      const n = path[i];
-      const visits = tree.visits[n] + 1;
-      tree.visits[n] = visits;
-      tree.q[n] += (value - tree.q[n]) / visits;
+      const b = path[i] * NODE_WORDS;
+      const visits = i32[b + N_VISITS] + 1;
+      i32[b + N_VISITS] = visits;
+      f32[b + N_Q] += (value - f32[b + N_Q]) / visits;
       value = 0 - value;
     }
-    if (tree.proof[path[depth]] !== PROOF_NONE) this.propagateProof(depth);
+    if (tree.proof(path[depth]) !== PROOF_NONE) this.propagateProof(depth);
     this.playouts++;
     this.depthSum += depth;
     if (depth > this.maxDepth) this.maxDepth = depth;
     return true;
   }
 
-  /** The child of `node` to descend into by PUCT; NO_NODE when none may be (at the root: all excluded). */
-  private select(node: number, atRoot: boolean): number {
+  /**
+   * The edge of the expanded `node` to descend by PUCT, -1 when none may be
+   * (at the root: all excluded; in a tree that cannot grow: none taken
+   * yet); leaves its child in selChild (NO_NODE: not taken yet) and the
+   * child before it in edge order in selPrev. grow: untried moves may be
+   * selected.
+   */
+  private select(node: number, atRoot: boolean, grow: boolean): number {
     const tree = this.tree;
-    const first = tree.firstChild[node];
-    const end = first + tree.childCount[node];
+    const i32 = tree.i32;
+    const f32 = tree.f32;
+    const NW = NODE_WORDS;
+    const b = node * NW;
+    const priors = i32[b + N_EDGES];
+    const count = (i32[b + N_META] >> 8) & 0xff;
     let visitedPolicy = 0;
-    for (let c = first; c < end; c++) if (tree.visits[c] > 0) visitedPolicy += tree.prior[c];
+    for (let c = i32[b + N_CHILD]; c !== NO_NODE; c = i32[c * NW + N_SIBLING]) {
+      if (i32[c * NW + N_VISITS] > 0) visitedPolicy += f32[priors + (i32[c * NW + N_META] & 0xff)];
+    }
     // An unvisited move is taken to be somewhat worse than this node's average for its side to move.
-    const fpu = 0 - tree.q[node] - MCTS_FPU_REDUCTION * Math.sqrt(visitedPolicy);
-    const explore = MCTS_CPUCT * Math.sqrt(tree.visits[node]);
-    let best = NO_NODE;
+    const fpu = 0 - f32[b + N_Q] - MCTS_FPU_REDUCTION * Math.sqrt(visitedPolicy);
+    const explore = MCTS_CPUCT * Math.sqrt(i32[b + N_VISITS]);
+    let best = -1;
+    let bestChild = NO_NODE;
+    let bestPrev = NO_NODE;
     let bestScore = Number.NEGATIVE_INFINITY;
-    for (let c = first; c < end; c++) {
-      if (atRoot && this.rootAllowed[c - first] === 0) continue;
-      const proof = tree.proof[c];
-      const n = tree.visits[c];
+    // The children come in edge order: `child` is the next, at edge `childEdge`; `prev` the last passed.
+    let prev = NO_NODE;
+    let child = i32[b + N_CHILD];
+    let childEdge = child === NO_NODE ? count : i32[child * NW + N_META] & 0xff;
+    for (let e = 0; e < count; e++) {
+      if (e !== childEdge) {
+        if (!grow || (atRoot && this.rootAllowed[e] === 0)) continue;
+        const score = fpu + explore * f32[priors + e];
+        if (score > bestScore) {
+          bestScore = score;
+          best = e;
+          bestChild = NO_NODE;
+          bestPrev = prev;
+        }
+        continue;
+      }
+      const c = child;
+      prev = c;
+      child = i32[c * NW + N_SIBLING];
+      childEdge = child === NO_NODE ? count : i32[child * NW + N_META] & 0xff;
+      if (atRoot && this.rootAllowed[e] === 0) continue;
+      const proof = i32[c * NW + N_META] >> 16;
+      const n = i32[c * NW + N_VISITS];
       let score: number;
-      if (proof === PROOF_NONE) score = (n > 0 ? tree.q[c] : fpu) + (explore * tree.prior[c]) / (1 + n);
-      else if (proof === PROOF_DRAW) score = (explore * tree.prior[c]) / (1 + n);
-      else if (proof > 0) return c;
-      else score = LOST_SCORE + proofPlies(proof);
+      if (proof === PROOF_NONE) score = (n > 0 ? f32[c * NW + N_Q] : fpu) + (explore * f32[priors + e]) / (1 + n);
+      else if (proof === PROOF_DRAW) score = (explore * f32[priors + e]) / (1 + n);
+      else if (proof > 0) {
+        this.selChild = c;
+        return e;
+      } else score = LOST_SCORE + proofPlies(proof);
       if (score > bestScore) {
         bestScore = score;
-        best = c;
+        best = e;
+        bestChild = c;
       }
     }
+    this.selChild = bestChild;
+    this.selPrev = bestPrev;
     return best;
   }
 
   /**
-   * Scores the leaf `node` (the position pos is in, `depth` plies below the
-   * root) for its side to move, in [-1, 1], into leafOut[0], and expands
-   * it; a finished game gets its exact value and a proof instead. False if
-   * the quiescence search was interrupted.
+   * Scores the position pos is in (a new leaf) for its side to move, in
+   * [-1, 1], into leafOut[0], and its proof into leafProof: exact when the
+   * game is over there. False if the quiescence search was interrupted.
    */
-  private scoreLeaf(node: number, depth: number): boolean {
+  private scoreLeaf(): boolean {
     const pos = this.pos;
-    const tree = this.tree;
     if (pos.isRepetition() || cannotMate(pos)) {
-      tree.proof[node] = PROOF_DRAW;
+      this.leafProof = PROOF_DRAW;
       this.leafOut[0] = 0;
       return true;
     }
@@ -489,23 +584,18 @@ export class Mcts {
     if (count === 0) {
       // Checkmate: the side that moved here wins; stalemate: a draw.
       const mated = pos.inCheck();
-      tree.proof[node] = mated ? provenWin(0) : PROOF_DRAW;
+      this.leafProof = mated ? provenWin(0) : PROOF_DRAW;
       this.leafOut[0] = mated ? -1 : 0;
       return true;
     }
     // A mate on the hundredth half-move still counts as mate (found above).
     if (pos.halfmove >= 100) {
-      tree.proof[node] = PROOF_DRAW;
+      this.leafProof = PROOF_DRAW;
       this.leafOut[0] = 0;
       return true;
     }
-    // Scored first, so that the quiescence search's table entry can name the priors' table move.
-    if (!this.leafValue()) return false;
-    if (depth < MAX_TREE_DEPTH) {
-      if (tree.hasRoom(count)) this.expand(node, count);
-      else this.full = true;
-    }
-    return true;
+    this.leafProof = PROOF_NONE;
+    return this.leafValue();
   }
 
   /** The value of pos for its side to move, into leafOut[0]: the network's evaluation or quiescence search's score; false if interrupted. */
@@ -521,15 +611,32 @@ export class Mcts {
     return true;
   }
 
-  /** Gives `node` (the position pos is in) its children: this.moves[0..count), with their priors. */
+  /**
+   * Expands `node` (the position pos is in, `depth` plies below the root,
+   * scored at its first visit: with `mcts-qs` its quiescence search's table
+   * entry can name the priors' table move); false if it cannot be, the
+   * tree being full or this deep.
+   */
+  private expandNode(node: number, depth: number): boolean {
+    if (depth >= MAX_TREE_DEPTH) return false;
+    const count = generateMoves(this.pos, this.moves, 0, false);
+    if (count === 0) return false;
+    if (!this.tree.hasRoomToExpand(count)) {
+      this.full = true;
+      return false;
+    }
+    this.expand(node, count);
+    return true;
+  }
+
+  /** Gives `node` (the position pos is in) its edges: this.moves[0..count), with their priors. */
   private expand(node: number, count: number): void {
     const tree = this.tree;
     const pos = this.pos;
     const tt = this.host.tt;
     const ttMove = tt.probe(pos.keyLo, pos.keyHi) ? tt.move : 0;
-    const first = tree.expand(node, count);
-    for (let i = 0; i < count; i++) tree.move[first + i] = this.moves[i];
-    computePriors(pos, this.host.history, ttMove, this.moves, count, tree.prior, first, this.uniform, this.logits);
+    const priors = tree.expand(node, this.moves, count);
+    computePriors(pos, this.host.history, ttMove, this.moves, count, tree.f32, priors, this.uniform, this.logits);
   }
 
   /**
@@ -542,7 +649,7 @@ export class Mcts {
     for (let i = depth - 1; i >= 1; i--) {
       const proof = this.solve(this.path[i]);
       if (proof === PROOF_NONE) return;
-      tree.proof[this.path[i]] = proof;
+      tree.setProof(this.path[i], proof);
     }
     this.rootProofChanged = true;
   }
@@ -550,19 +657,20 @@ export class Mcts {
   /**
    * The proof of an expanded node from its children's (its side to move
    * moves into them): lost for its mover if one child wins (the fastest mate),
-   * won if every child loses (the slowest), a draw if every child is proven
-   * and the best is a draw, else PROOF_NONE.
+   * won if every move has a child and every child loses (the slowest), a
+   * draw if every move's child is proven and the best is a draw, else
+   * PROOF_NONE.
    */
   private solve(node: number): number {
     const tree = this.tree;
-    const first = tree.firstChild[node];
-    const end = first + tree.childCount[node];
     let winPlies = -1;
     let lossPlies = -1;
     let draw = false;
     let allProven = true;
-    for (let c = first; c < end; c++) {
-      const proof = tree.proof[c];
+    let children = 0;
+    for (let c = tree.firstChild(node); c !== NO_NODE; c = tree.nextSibling(c)) {
+      children++;
+      const proof = tree.proof(c);
       if (proof === PROOF_NONE) allProven = false;
       else if (proof === PROOF_DRAW) draw = true;
       else if (proof > 0) {
@@ -571,7 +679,7 @@ export class Mcts {
       } else lossPlies = Math.max(lossPlies, proofPlies(proof));
     }
     if (winPlies >= 0) return provenLoss(winPlies + 1);
-    if (!allProven) return PROOF_NONE;
+    if (!allProven || children < tree.edgeCount(node)) return PROOF_NONE;
     return draw ? PROOF_DRAW : provenWin(lossPlies + 1);
   }
 
@@ -586,30 +694,28 @@ export class Mcts {
    */
   private bestChild(node: number, atRoot: boolean): number {
     const tree = this.tree;
-    const first = tree.firstChild[node];
-    const end = first + tree.childCount[node];
     let win = NO_NODE;
     let loss = NO_NODE;
     let maxVisits = 0;
-    for (let c = first; c < end; c++) {
-      if (atRoot && this.rootAllowed[c - first] === 0) continue;
-      const proof = tree.proof[c];
+    for (let c = tree.firstChild(node); c !== NO_NODE; c = tree.nextSibling(c)) {
+      if (atRoot && this.rootAllowed[tree.edgeIndex(c)] === 0) continue;
+      const proof = tree.proof(c);
       if (proof >= 2) {
-        if (win === NO_NODE || proofPlies(proof) < proofPlies(tree.proof[win])) win = c;
+        if (win === NO_NODE || proofPlies(proof) < proofPlies(tree.proof(win))) win = c;
       } else if (proof <= -2) {
-        if (loss === NO_NODE || proofPlies(proof) > proofPlies(tree.proof[loss])) loss = c;
-      } else if (tree.visits[c] > maxVisits) {
-        maxVisits = tree.visits[c];
+        if (loss === NO_NODE || proofPlies(proof) > proofPlies(tree.proof(loss))) loss = c;
+      } else if (tree.visits(c) > maxVisits) {
+        maxVisits = tree.visits(c);
       }
     }
     if (win !== NO_NODE) return win;
     if (maxVisits === 0) return loss;
     let best = NO_NODE;
     let bestQ = Number.NEGATIVE_INFINITY;
-    for (let c = first; c < end; c++) {
-      if ((atRoot && this.rootAllowed[c - first] === 0) || tree.proof[c] <= -2) continue;
-      if (tree.visits[c] < maxVisits * MCTS_VISIT_TIE_SHARE) continue;
-      const q = tree.proof[c] === PROOF_DRAW ? 0 : tree.q[c];
+    for (let c = tree.firstChild(node); c !== NO_NODE; c = tree.nextSibling(c)) {
+      if ((atRoot && this.rootAllowed[tree.edgeIndex(c)] === 0) || tree.proof(c) <= -2) continue;
+      if (tree.visits(c) < maxVisits * MCTS_VISIT_TIE_SHARE) continue;
+      const q = tree.proof(c) === PROOF_DRAW ? 0 : tree.q(c);
       if (q > bestQ) {
         bestQ = q;
         best = c;
@@ -624,22 +730,23 @@ export class Mcts {
 
   /** The score of root child c for the side to move at the root. */
   private childScore(c: number): number {
-    const proof = this.tree.proof[c];
+    const proof = this.tree.proof(c);
     if (proof === PROOF_DRAW) return 0;
     if (proof >= 2) return MATE - (proofPlies(proof) + 1);
     if (proof <= -2) return -(MATE - (proofPlies(proof) + 1));
-    return valueToScore(this.tree.q[c]);
+    return valueToScore(this.tree.q(c));
   }
 
   /** The line from root child c along the best children. */
   private lineFrom(c: number): number[] {
     const tree = this.tree;
-    const pv = [tree.move[c]];
+    const pv = [tree.moveTo(0, c)];
     let node = c;
-    while (pv.length < MAX_PLY && tree.childCount[node] > 0) {
-      node = this.bestChild(node, false);
-      if (node === NO_NODE) break;
-      pv.push(tree.move[node]);
+    while (pv.length < MAX_PLY) {
+      const next = this.bestChild(node, false);
+      if (next === NO_NODE) break;
+      pv.push(tree.moveTo(node, next));
+      node = next;
     }
     return pv;
   }
@@ -647,21 +754,19 @@ export class Mcts {
   /**
    * Reports the best `multiPv` root moves' lines: the move chosen first, then
    * by visits. Depth is the highest average depth of this search's leaves
-   * so far (rounded down), seldepth the deepest leaf; nodes are playouts; hashfull is the node pool's use.
+   * so far (rounded down), seldepth the deepest leaf; nodes are playouts; hashfull is the share of the tree's memory in use.
    * Returns the lines.
    */
   private reportLines(): { score: number; pv: number[] }[] {
     const multiPv = this.multiPv;
     const tree = this.tree;
-    const first = tree.firstChild[0];
     const best = this.chooseRootChild();
     const order: number[] = [];
     if (best !== NO_NODE) order.push(best);
-    for (let i = 0; i < tree.childCount[0]; i++) {
-      const c = first + i;
-      if (this.rootAllowed[i] === 1 && c !== best && (tree.visits[c] > 0 || tree.proof[c] !== PROOF_NONE)) order.push(c);
+    for (let c = tree.firstChild(0); c !== NO_NODE; c = tree.nextSibling(c)) {
+      if (this.rootAllowed[tree.edgeIndex(c)] === 1 && c !== best && (tree.visits(c) > 0 || tree.proof(c) !== PROOF_NONE)) order.push(c);
     }
-    const rest = order.slice(1).sort((a, b) => tree.visits[b] - tree.visits[a]);
+    const rest = order.slice(1).sort((a, b) => tree.visits(b) - tree.visits(a));
     const lines: { score: number; pv: number[] }[] = [];
     const timeMs = Math.max(1, Math.round(performance.now() - this.startTime));
     const depth = Math.max(1, this.reportedDepth);

@@ -96,7 +96,7 @@ export class Searcher {
   private readonly rootExcluded = new Int32Array(MAX_MOVES);
   private rootExcludedCount = 0;
   private readonly time = new TimeManager();
-  /** Megabytes of Hash: the size of the table, and of the Monte Carlo tree search's node pool. */
+  /** Megabytes of Hash: the size of the table, and of the Monte Carlo tree search's tree. */
   private hashMb: number;
   /** The Monte Carlo tree search (the mcts drivers) and its tree, made at its first search. */
   private mcts: Mcts | null = null;
@@ -139,7 +139,7 @@ export class Searcher {
     for (let i = 0; i < MAX_PLY * 2; i++) this.pickers.push(new MovePicker(this.history, this.moves, this.scores, (i >> 1) * MAX_MOVES));
   }
 
-  /** The node pool of the mcts drivers' tree (null before their first search): for tests and benchmarks. */
+  /** The mcts drivers' tree (null before their first search): for tests and benchmarks. */
   get mctsTree(): MctsTree | null {
     return this.mcts === null ? null : this.mcts.tree;
   }
@@ -340,7 +340,7 @@ export class Searcher {
       try {
         this.mcts = new Mcts(this.hashMb);
       } catch {
-        report({ type: 'note', text: `error: could not allocate ${this.hashMb} MB for the mcts node pool; using 1 MB` });
+        report({ type: 'note', text: `error: could not allocate ${this.hashMb} MB for the mcts tree; using 1 MB` });
         this.mcts = new Mcts(1);
       }
     }

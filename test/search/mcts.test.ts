@@ -1,8 +1,8 @@
 // The Monte Carlo tree search drivers (src/search/mcts.ts): they play the
 // mate in mate-in-1 and mate-in-2 positions, always answer a legal move,
 // give the same move for the same playouts, score finished games exactly,
-// keep the subtree of the moves played, and with a full node pool stop
-// instead of growing. No timings are asserted.
+// keep the subtree of the moves played, and with a full tree search on
+// without growing. No timings are asserted.
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,18 @@ import { MAX_MOVES } from '../../src/board/types.js';
 import { SearchControl } from '../../src/search/control.js';
 import { DEFAULT_SEARCH_OPTIONS, type GoParams, type SearchDriver, type SearchEvent, type SearchLine } from '../../src/search/limits.js';
 import { scoreToValue, valueToScore } from '../../src/search/mcts.js';
-import { MctsTree, NO_NODE } from '../../src/search/mcts-tree.js';
+import {
+  MctsTree,
+  NODE_BYTES,
+  NODE_WORDS,
+  NO_NODE,
+  N_Q,
+  N_VISITS,
+  PROOF_DRAW,
+  PROOF_NONE,
+  edgeBlockWords,
+  provenWin,
+} from '../../src/search/mcts-tree.js';
 import { MATE, type SearchResult, Searcher } from '../../src/search/search.js';
 
 const MCTS_DRIVERS: SearchDriver[] = ['mcts', 'mcts-qs', 'mcts-uniform', 'mcts-qs-uniform'];
@@ -233,62 +244,218 @@ describe('finished games', () => {
   });
 });
 
-describe('the node pool', () => {
-  it('stops the search when full, without growing, and searches on after the next move', () => {
+/** A node and everything below it, by edge: what a kept subtree must keep. */
+interface Snapshot {
+  visits: number;
+  q: number;
+  proof: number;
+  edges: { move: number; prior: number; child: Snapshot | null }[] | null;
+}
+
+function snapshot(tree: MctsTree, n: number): Snapshot {
+  const count = tree.edgeCount(n);
+  const children = new Map<number, number>();
+  for (let c = tree.firstChild(n); c !== NO_NODE; c = tree.nextSibling(c)) children.set(tree.edgeIndex(c), c);
+  const edges = [];
+  for (let e = 0; e < count; e++) {
+    const c = children.get(e);
+    edges.push({ move: tree.move(n, e), prior: tree.prior(n, e), child: c === undefined ? null : snapshot(tree, c) });
+  }
+  return { visits: tree.visits(n), q: tree.q(n), proof: tree.proof(n), edges: count > 0 ? edges : null };
+}
+
+/**
+ * Checks the tree's layout: every node in use and every edge block belong to
+ * the tree under the root, and children lie above their parent, in edge order.
+ */
+function checkTree(tree: MctsTree): void {
+  let nodes = 0;
+  let edgeWords = 0;
+  const visit = (n: number): void => {
+    nodes++;
+    const count = tree.edgeCount(n);
+    if (count > 0) edgeWords += edgeBlockWords(count);
+    let last = -1;
+    for (let c = tree.firstChild(n); c !== NO_NODE; c = tree.nextSibling(c)) {
+      expect(c).toBeGreaterThan(n);
+      expect(tree.edgeIndex(c)).toBeGreaterThan(last);
+      expect(tree.edgeIndex(c)).toBeLessThan(count);
+      last = tree.edgeIndex(c);
+      visit(c);
+    }
+  };
+  visit(0);
+  expect(nodes).toBe(tree.nodeCount);
+  expect(edgeWords).toBe(tree.words - tree.edgeLow);
+  expect(tree.bytesUsed()).toBe(nodes * NODE_BYTES + edgeWords * 4);
+  expect(tree.bytesUsed()).toBeLessThanOrEqual(tree.words * 4);
+}
+
+/** The child of n with the most visits. */
+function mostVisited(tree: MctsTree, n: number): number {
+  let best = NO_NODE;
+  for (let c = tree.firstChild(n); c !== NO_NODE; c = tree.nextSibling(c)) {
+    if (best === NO_NODE || tree.visits(c) > tree.visits(best)) best = c;
+  }
+  return best;
+}
+
+/** Gives node n of a hand-made tree its edges, with made-up priors. */
+function expandWith(tree: MctsTree, n: number, moves: number[]): void {
+  const priors = tree.expand(n, Int32Array.from(moves), moves.length);
+  for (let i = 0; i < moves.length; i++) tree.f32[priors + i] = 1 / (n + i + 2);
+}
+
+function setStats(tree: MctsTree, n: number, visits: number, q: number): void {
+  tree.i32[n * NODE_WORDS + N_VISITS] = visits;
+  tree.f32[n * NODE_WORDS + N_Q] = q;
+}
+
+const ITALIAN = 'r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3';
+
+describe('the tree', () => {
+  it('takes well under 250 bytes a playout: a node per move taken, an edge per move', () => {
+    const searcher = new Searcher(16);
+    run(searcher, new Position(START), 'mcts', { nodes: 5000 });
+    const tree = searcher.mctsTree!;
+    checkTree(tree);
+    expect(tree.nodeCount).toBeLessThanOrEqual(tree.visits(0));
+    expect(tree.bytesUsed() / tree.visits(0)).toBeLessThan(250);
+  });
+
+  it('keeps a subtree of a search: moved to the front, everything below it intact, the rest freed', () => {
+    const searcher = new Searcher(16);
+    run(searcher, new Position(ITALIAN), 'mcts', { nodes: 3000 });
+    const tree = searcher.mctsTree!;
+    const child = mostVisited(tree, 0);
+    const grandchild = mostVisited(tree, child);
+    expect(tree.childWithMove(0, tree.moveTo(0, child))).toBe(child);
+    const before = snapshot(tree, grandchild);
+    const used = tree.bytesUsed();
+    tree.keepSubtree(grandchild);
+    expect(snapshot(tree, 0)).toEqual(before);
+    checkTree(tree);
+    expect(tree.bytesUsed()).toBeLessThan(used);
+  });
+
+  it('keeps a subtree whose edge blocks were made out of node order, and grows on after', () => {
+    const tree = new MctsTree(1);
+    expandWith(tree, 0, [10, 11, 12]);
+    setStats(tree, 0, 9, 0.5);
+    // Children made in another order than their edges': edge 2, then edge 0, then edge 1.
+    const c2 = tree.addChild(0, 2, NO_NODE, PROOF_NONE);
+    const c0 = tree.addChild(0, 0, NO_NODE, PROOF_NONE);
+    const c1 = tree.addChild(0, 1, c0, PROOF_NONE);
+    expect([tree.firstChild(0), tree.nextSibling(c0), tree.nextSibling(c1), tree.nextSibling(c2)]).toEqual([c0, c1, c2, NO_NODE]);
+    // c0 is expanded before c2, c2 before c1.
+    expandWith(tree, c0, [20, 21]);
+    expandWith(tree, c2, [30, 31, 32, 33]);
+    expandWith(tree, c1, [40]);
+    const g = tree.addChild(c2, 3, NO_NODE, PROOF_DRAW);
+    const h = tree.addChild(c2, 1, NO_NODE, PROOF_NONE);
+    expandWith(tree, h, [50, 51, 52]);
+    const k = tree.addChild(h, 2, NO_NODE, provenWin(0));
+    tree.addChild(c0, 1, NO_NODE, PROOF_NONE);
+    for (const [n, v, q] of [
+      [c0, 3, 0.1],
+      [c1, 1, -0.2],
+      [c2, 4, 0.3],
+      [g, 1, 0],
+      [h, 2, -0.4],
+      [k, 1, -1],
+    ])
+      setStats(tree, n, v, q);
+    checkTree(tree);
+    expect(tree.moveTo(c2, g)).toBe(33);
+    expect(tree.childWithMove(c2, 31)).toBe(h);
+    expect(tree.childWithMove(c2, 30)).toBe(NO_NODE);
+    const before = snapshot(tree, c2);
+    tree.keepSubtree(c2);
+    expect(snapshot(tree, 0)).toEqual(before);
+    checkTree(tree);
+    expect(tree.nodeCount).toBe(4);
+    expect(tree.bytesUsed()).toBe(4 * NODE_BYTES + (edgeBlockWords(4) + edgeBlockWords(3)) * 4);
+    // A new child and a new expansion fit in the space freed.
+    const n = tree.addChild(0, 0, NO_NODE, PROOF_NONE);
+    expandWith(tree, n, [60, 61]);
+    setStats(tree, n, 1, 0.7);
+    checkTree(tree);
+    expect(tree.moveTo(0, tree.firstChild(0))).toBe(30);
+    expect(tree.move(n, 1)).toBe(61);
+    expect(tree.proof(tree.childWithMove(0, 33))).toBe(PROOF_DRAW);
+  });
+
+  it('reuses the subtree of the moves played, which then grows on', () => {
+    const searcher = new Searcher(16);
+    const pos = new Position(ITALIAN);
+    run(searcher, pos, 'mcts', { nodes: 3000 });
+    const tree = searcher.mctsTree!;
+    const child = mostVisited(tree, 0);
+    const grandchild = mostVisited(tree, child);
+    const first = tree.moveTo(0, child);
+    const moves = [moveToUci(pos, first)];
+    pos.makeMove(first);
+    moves.push(moveToUci(pos, tree.moveTo(child, grandchild)));
+    const kept = tree.visits(grandchild);
+    const again = run(searcher, play(ITALIAN, moves), 'mcts', { nodes: 2000 });
+    expect(again.notes).toContain(`mcts: reusing ${kept} playouts of the last search`);
+    expect(tree.visits(0)).toBe(kept + 2000);
+    checkTree(tree);
+  });
+});
+
+describe('a full tree', () => {
+  it('stops growing but searches on to the node limit, in the same memory, and after the next moves', () => {
     const searcher = new Searcher(1);
     const pos = new Position(START);
-    const first = run(searcher, pos, 'mcts-uniform', { nodes: 1_000_000 });
+    const limit = 40000;
+    const first = run(searcher, pos, 'mcts-uniform', { nodes: limit });
     expect(legalMoves(pos)).toContain(first.result.move);
-    expect(first.notes.some((n) => n.includes('is full'))).toBe(true);
+    const notes = first.notes.filter((n) => n.includes('stops growing'));
+    expect(notes).toHaveLength(1);
+    // The tree filled well before the limit, and the playouts went on.
+    const filledAt = Number(/after (\d+) playouts/.exec(notes[0])![1]);
+    expect(filledAt).toBeLessThan(limit / 2);
+    const last = first.lines[first.lines.length - 1];
+    expect(last.nodes).toBe(limit);
+    expect(last.hashfull).toBeGreaterThanOrEqual(990);
     const tree = searcher.mctsTree!;
-    const arrays = [tree.move, tree.prior, tree.q, tree.visits, tree.firstChild, tree.childCount, tree.proof];
-    const bytes = arrays.reduce((sum, a) => sum + a.byteLength, 0);
-    expect(tree.top).toBeLessThanOrEqual(tree.capacity);
-    expect(bytes).toBeLessThanOrEqual(1024 * 1024);
-    const playouts = first.lines[first.lines.length - 1].nodes;
-    expect(playouts).toBeLessThan(1_000_000);
+    expect(tree.visits(0)).toBe(limit + 1);
+    const buffer = tree.i32.buffer;
+    expect(buffer.byteLength).toBe(1024 * 1024);
+    checkTree(tree);
     // Twice more, after the move and a reply: the same pool, still bounded.
     for (let k = 0; k < 2; k++) {
       const next = play(START, [moveToUci(pos, first.result.move), k === 0 ? 'e7e5' : 'd7d5']);
-      const again = run(searcher, next, 'mcts-uniform', { nodes: 1_000_000 });
+      const again = run(searcher, next, 'mcts-uniform', { nodes: limit });
       expect(legalMoves(next)).toContain(again.result.move);
+      expect(again.lines[again.lines.length - 1].nodes).toBe(limit);
       expect(searcher.mctsTree).toBe(tree);
-      expect([tree.move, tree.prior, tree.q, tree.visits, tree.firstChild, tree.childCount, tree.proof]).toEqual(arrays);
-      expect(tree.top).toBeLessThanOrEqual(tree.capacity);
+      expect(tree.i32.buffer).toBe(buffer);
+      checkTree(tree);
     }
   });
 
-  it('keeps a subtree: moved to the front, links and statistics intact', () => {
-    const tree = new MctsTree(1);
-    // root -> 3 children; child 2 -> 2 children; child 3 -> 2 children; grandchild (2, 1) -> 1 child.
-    const a = tree.expand(0, 3);
-    for (let i = 0; i < 3; i++) {
-      tree.move[a + i] = 10 + i;
-      tree.visits[a + i] = 100 + i;
+  it('ends a search with no node or time limit, which would not end in a tree that no longer grows', () => {
+    const pos = new Position(START);
+    const { result, notes } = run(new Searcher(1), pos, 'mcts-uniform', { depth: 60 });
+    expect(legalMoves(pos)).toContain(result.move);
+    expect(notes.filter((n) => n.includes('with no node or time limit the search stops there'))).toHaveLength(1);
+  });
+
+  it.each(['mcts', 'mcts-qs'] as SearchDriver[])('searches on to the node limit with %s, with a legal move and line', (driver) => {
+    const searcher = new Searcher(1);
+    const pos = new Position('r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8');
+    const { result, lines, notes } = run(searcher, pos, driver, { nodes: 20000 });
+    expect(notes.filter((n) => n.includes('stops growing'))).toHaveLength(1);
+    const last = lines[lines.length - 1];
+    expect(last.nodes).toBe(20000);
+    expect(last.pv[0]).toBe(result.move);
+    for (const m of last.pv) {
+      expect(legalMoves(pos)).toContain(m);
+      pos.makeMove(m);
     }
-    const b = tree.expand(a + 1, 2);
-    tree.move[b] = 20;
-    tree.move[b + 1] = 21;
-    tree.visits[b + 1] = 7;
-    const c = tree.expand(a + 2, 2);
-    tree.move[c] = 30;
-    const d = tree.expand(b + 1, 1);
-    tree.move[d] = 40;
-    tree.q[d] = 0.25;
-    expect(tree.top).toBe(1 + 3 + 2 + 2 + 1);
-    tree.keepSubtree(a + 1);
-    expect(tree.top).toBe(1 + 2 + 1);
-    expect(tree.visits[0]).toBe(101);
-    expect(tree.childCount[0]).toBe(2);
-    const kids = tree.firstChild[0];
-    expect([tree.move[kids], tree.move[kids + 1]]).toEqual([20, 21]);
-    expect(tree.visits[kids + 1]).toBe(7);
-    expect(tree.childWithMove(0, 21)).toBe(kids + 1);
-    const g = tree.firstChild[kids + 1];
-    expect(tree.move[g]).toBe(40);
-    expect(tree.q[g]).toBeCloseTo(0.25);
-    expect(tree.childCount[kids]).toBe(0);
-    expect(tree.firstChild[kids]).toBe(NO_NODE);
+    checkTree(searcher.mctsTree!);
   });
 });
 

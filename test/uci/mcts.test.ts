@@ -1,7 +1,8 @@
 // The mcts drivers through the UCI loop of the built engine: chosen with
 // SearchDriver, they answer go nodes, go infinite and stop, ponder and
-// ponderhit with legal moves, report playouts as nodes, and say in an info
-// string what Threads > 1 and the strength levels do under them.
+// ponderhit with legal moves, report playouts as nodes, search on through a
+// full tree, and say in an info string what Threads > 1 and the strength
+// levels do under them.
 
 import { describe, expect, it } from 'vitest';
 import { Position } from '../../src/board/position.js';
@@ -37,6 +38,19 @@ describe('SearchDriver mcts over UCI', () => {
     }
     expect(reused).toBeGreaterThan(0);
   }, 120000);
+
+  it('searches on to go nodes when its tree fills a small Hash, and says so once', async () => {
+    const e = await engine();
+    e.send('setoption name SearchDriver value mcts');
+    e.send('setoption name Hash value 1');
+    e.send('position startpos moves e2e4');
+    e.send('go nodes 30000');
+    const lines = await e.collectUntil(/^bestmove /, 60000);
+    expect(lines.filter((l) => l.startsWith('info string mcts: the tree fills its 1 MB (Hash)'))).toHaveLength(1);
+    const info = lines.filter((l) => / pv /.test(l));
+    expect(info[info.length - 1]).toMatch(/ nodes 30000 /);
+    expect(legalAfter(['e2e4'], lines[lines.length - 1].split(' ')[1])).toBe(true);
+  }, 90000);
 
   it('stops go infinite on stop, and pondering on ponderhit', async () => {
     const e = await engine();
