@@ -12,10 +12,12 @@
 //      moves with their priors (mcts-priors.ts) when a playout reaches it
 //      again (mcts-tree.ts: moves tried by no playout cost only an edge);
 //   3. backs the value up, negated at each ply, into every node's mean Q,
-//      and proves what it can (the MCTS-solver): a node with a mating move is
-//      won, one whose every move loses is lost, mate distances kept.
+//      and proves what it can (the MCTS-solver, mcts-solver.ts): a node with
+//      a mating move is won, one whose every move loses is lost, mate
+//      distances kept.
 // The move played is the most visited root move, Q deciding among those
-// within a few percent of it; a proven win is played at once.
+// within a few percent of it; a proven win is played at once (mcts-report.ts,
+// which also reports the lines).
 // When the tree fills its memory it stops growing, and playouts go on through
 // it: a leaf that cannot be expanded, or a node whose untried moves cannot
 // get a node, gives back its stored value (see playout()).
@@ -24,18 +26,20 @@
 // the mcts drivers: it supplies the transposition table, the histories and
 // the quiescence search, runs the short PVS that fills them first, and keeps
 // the tree (sized by Hash) between searches, so that the subtree of the
-// moves played since the last search is searched on.
+// moves played since the last search is searched on (mcts-root.ts).
 
 import { generateMoves } from '../board/movegen.js';
-import { moveToUci } from '../board/notation.js';
 import type { Position } from '../board/position.js';
 import { cannotMate } from '../board/rules.js';
 import { MAX_MOVES, MAX_PLY } from '../board/types.js';
-import { evaluate, networkInUse } from '../eval/index.js';
+import { evaluate } from '../eval/index.js';
 import type { SearchControl } from './control.js';
 import type { MoveHistory } from './history.js';
-import type { GoParams, SearchDriver, SearchOptions, SearchReport } from './limits.js';
+import type { GoParams, SearchOptions, SearchReport } from './limits.js';
 import { computePriors } from './mcts-priors.js';
+import { type RootLine, bestChild, reportLines, scoreToValue } from './mcts-report.js';
+import { MctsRoot, allowRootMoves } from './mcts-root.js';
+import { propagateProof, rootSolved } from './mcts-solver.js';
 import {
   MctsTree,
   NODE_WORDS,
@@ -49,16 +53,12 @@ import {
   PROOF_DRAW,
   PROOF_NONE,
   proofPlies,
-  provenLoss,
   provenWin,
 } from './mcts-tree.js';
-import { MCTS_CPUCT, MCTS_FPU_REDUCTION, MCTS_TIME_SHARE, MCTS_VALUE_SCALE, MCTS_VISIT_TIE_SHARE } from './params.js';
-import { MATE, MATE_BOUND } from './search.js';
+import { MCTS_CPUCT, MCTS_FPU_REDUCTION, MCTS_TIME_SHARE } from './params.js';
 import { computeTimeBudget } from './timeman.js';
 import type { TranspositionTable } from './tt.js';
 
-/** The largest centipawn score reported for an unproven Q (Q of ±1 would be infinite). */
-const MAX_CP = 10000;
 /** Leaves are not expanded below this depth (the path fits the search's ply arrays). */
 const MAX_TREE_DEPTH = MAX_PLY - 2;
 /** Lines are reported when the average depth grows, and at least this often. */
@@ -71,10 +71,6 @@ const ONLY_MOVE_PLAYOUTS = 64;
  * playout loop, a boxed number (bench/alloc.ts).
  */
 const CLOCK_INTERVAL = 32;
-/** After a tree is kept for reuse, it is dropped instead if it fills more than this share of the pool. */
-const REUSE_MAX_SHARE = 0.9;
-/** Game positions before the root that must match for the tree to be reused (repetitions look this far back). */
-const HISTORY_KEYS = 128;
 /** The search ends when the root has this many visits (the counts are 32-bit; a full tree is searched on at millions of playouts a second). */
 const MAX_ROOT_VISITS = 1 << 30;
 /** A proven lost child's selection score: below any other, longer losses first (not a small integer, so never boxed). */
@@ -99,21 +95,6 @@ export interface MctsResult {
   score: number;
 }
 
-/** A score in centipawns (side to move's view) as a value in [-1, 1]: 2 sigmoid(cp / scale) - 1. */
-export function scoreToValue(cp: number): number {
-  if (cp >= MATE_BOUND) return 1;
-  if (cp <= -MATE_BOUND) return -1;
-  return Math.tanh(cp / (2 * MCTS_VALUE_SCALE));
-}
-
-/** The inverse of scoreToValue, bounded by ±MAX_CP. */
-export function valueToScore(q: number): number {
-  if (q >= 1) return MAX_CP;
-  if (q <= -1) return -MAX_CP;
-  const cp = Math.round(MCTS_VALUE_SCALE * Math.log((1 + q) / (1 - q)));
-  return cp > MAX_CP ? MAX_CP : cp < -MAX_CP ? -MAX_CP : cp;
-}
-
 export class Mcts {
   readonly tree: MctsTree;
   /** The nodes of the current playout, root first. */
@@ -123,15 +104,8 @@ export class Mcts {
   /** Root children that searchmoves allows (by offset from the first child). */
   private readonly rootAllowed = new Uint8Array(MAX_MOVES);
   private allowedCount = 0;
-
-  // What the tree's root is, for reuse: its key, its place in the game, the
-  // game's keys before it, and the evaluation and driver that built the tree.
-  private rootKeyLo = 0;
-  private rootKeyHi = 0;
-  private rootPly = -1;
-  private readonly rootHistory = new Int32Array(2 * HISTORY_KEYS);
-  private rootEvaluator: unknown = null;
-  private rootDriver: SearchDriver | null = null;
+  /** What the root is, for the tree's reuse by the next search. */
+  private readonly root = new MctsRoot();
 
   // The current search.
   private host!: MctsHost;
@@ -175,7 +149,7 @@ export class Mcts {
   /** Forgets the tree (a new game). */
   reset(): void {
     this.tree.reset();
-    this.rootPly = -1;
+    this.root.forget();
   }
 
   /**
@@ -208,14 +182,14 @@ export class Mcts {
     this.fullNoted = false;
     this.startTime = startTime;
 
-    const reused = this.placeRoot(options.driver);
+    const reused = this.root.place(this.tree, pos, options.driver);
     if (reused > 0) report({ type: 'note', text: `mcts: reusing ${reused} playouts of the last search` });
     if (this.tree.edgeCount(0) === 0 && !this.expandRoot()) {
       return { move: fallback, pv: fallback === 0 ? [] : [fallback], score: 0 };
     }
-    this.allowRootMoves(params);
-    this.rootProofChanged = true;
-    this.updateRootSolved();
+    this.allowedCount = allowRootMoves(this.tree, pos, params, this.rootAllowed, report);
+    this.rootProofChanged = false;
+    this.rootSolved = rootSolved(this.tree, this.rootAllowed);
 
     const budget = computeTimeBudget(params, pos.side, options.moveOverhead);
     this.softMs = budget.softMs > 0 ? budget.softMs * MCTS_TIME_SHARE : 0;
@@ -250,7 +224,10 @@ export class Mcts {
       // (At least one playout, whatever the clock says: the move is then the tree's, not the fallback.)
       if ((this.playouts & (CLOCK_INTERVAL - 1)) === 0 && this.playouts > 0 && this.clockStops()) break;
       if (!this.playout()) break;
-      if (this.rootProofChanged) this.updateRootSolved();
+      if (this.rootProofChanged) {
+        this.rootProofChanged = false;
+        this.rootSolved = rootSolved(this.tree, this.rootAllowed);
+      }
       if (this.depthSum >= (this.reportedDepth + 1) * this.playouts) {
         this.reportedDepth = Math.floor(this.depthSum / this.playouts);
         this.lastReport = performance.now();
@@ -258,7 +235,7 @@ export class Mcts {
       }
     }
 
-    const best = this.chooseRootChild();
+    const best = bestChild(this.tree, 0, this.rootAllowed);
     if (best === NO_NODE) return { move: fallback, pv: fallback === 0 ? [] : [fallback], score: 0 };
     const lines = this.reportLines();
     return { move: this.tree.moveTo(0, best), pv: lines[0].pv, score: lines[0].score };
@@ -313,55 +290,6 @@ export class Mcts {
   // ---------------------------------------------------------------------------
   // The root.
 
-  /**
-   * Makes pos the root: the subtree of the old root's child and grandchild
-   * when pos is that position of the same game (or the child, or the old
-   * root itself), else an empty tree. Returns the playouts kept.
-   */
-  private placeRoot(driver: SearchDriver): number {
-    const pos = this.pos;
-    const tree = this.tree;
-    const evaluator = networkInUse();
-    let kept = false;
-    if (this.rootPly >= 0 && this.rootDriver === driver && this.rootEvaluator === evaluator && tree.edgeCount(0) > 0) {
-      for (let k = 0; k <= 2 && !kept; k++) {
-        const at = pos.ply - k;
-        if (at !== this.rootPly || !this.sameHistory(at)) continue;
-        let node = 0;
-        for (let j = 0; j < k && node !== NO_NODE; j++) node = tree.childWithMove(node, pos.stackMove[at + j]);
-        if (node === NO_NODE) continue;
-        tree.keepSubtree(node);
-        kept = tree.bytesUsed() <= tree.words * 4 * REUSE_MAX_SHARE;
-      }
-    }
-    if (!kept) tree.reset();
-    this.rootPly = pos.ply;
-    this.rootKeyLo = pos.keyLo;
-    this.rootKeyHi = pos.keyHi;
-    const n = Math.min(HISTORY_KEYS, pos.ply);
-    for (let i = 0; i < n; i++) {
-      this.rootHistory[2 * i] = pos.stackKeyLo[pos.ply - 1 - i];
-      this.rootHistory[2 * i + 1] = pos.stackKeyHi[pos.ply - 1 - i];
-    }
-    this.rootEvaluator = evaluator;
-    this.rootDriver = driver;
-    return kept ? tree.visits(0) : 0;
-  }
-
-  /** Whether the game position at ply `at` is the old root, with the same positions before it. */
-  private sameHistory(at: number): boolean {
-    const pos = this.pos;
-    const lo = at === pos.ply ? pos.keyLo : pos.stackKeyLo[at];
-    const hi = at === pos.ply ? pos.keyHi : pos.stackKeyHi[at];
-    if (lo !== this.rootKeyLo || hi !== this.rootKeyHi) return false;
-    const n = Math.min(HISTORY_KEYS, at);
-    for (let i = 0; i < n; i++) {
-      if (pos.stackKeyLo[at - 1 - i] !== this.rootHistory[2 * i] || pos.stackKeyHi[at - 1 - i] !== this.rootHistory[2 * i + 1])
-        return false;
-    }
-    return true;
-  }
-
   /** Expands a new root and scores it (its first visit); false if interrupted. */
   private expandRoot(): boolean {
     const tree = this.tree;
@@ -376,47 +304,6 @@ export class Mcts {
       tree.f32[N_Q] = 0 - value;
     }
     return true;
-  }
-
-  /** Marks the root moves searchmoves allows (all when it names none that is legal). */
-  private allowRootMoves(params: GoParams): void {
-    const tree = this.tree;
-    const count = tree.edgeCount(0);
-    let allowed = 0;
-    for (let i = 0; i < count; i++) {
-      const ok = params.searchmoves.length === 0 || params.searchmoves.includes(moveToUci(this.pos, tree.move(0, i)));
-      this.rootAllowed[i] = ok ? 1 : 0;
-      if (ok) allowed++;
-    }
-    if (allowed === 0) {
-      this.report({ type: 'note', text: 'none of the searchmoves is legal here; searching all moves' });
-      this.rootAllowed.fill(1, 0, count);
-      allowed = count;
-    }
-    this.allowedCount = allowed;
-  }
-
-  /** Recomputes rootSolved from the allowed root children's proofs. */
-  private updateRootSolved(): void {
-    this.rootProofChanged = false;
-    const tree = this.tree;
-    let allProven = true;
-    // The children come in edge order; an edge not taken yet is unproven.
-    let c = tree.firstChild(0);
-    for (let i = 0; i < tree.edgeCount(0); i++) {
-      let proof = PROOF_NONE;
-      if (c !== NO_NODE && tree.edgeIndex(c) === i) {
-        proof = tree.proof(c);
-        c = tree.nextSibling(c);
-      }
-      if (this.rootAllowed[i] === 0) continue;
-      if (proof >= 2) {
-        this.rootSolved = true;
-        return;
-      }
-      if (proof === PROOF_NONE) allProven = false;
-    }
-    this.rootSolved = allProven;
   }
 
   // ---------------------------------------------------------------------------
@@ -494,7 +381,7 @@ export class Mcts {
       f32[b + N_Q] += (value - f32[b + N_Q]) / visits;
       value = 0 - value;
     }
-    if (tree.proof(path[depth]) !== PROOF_NONE) this.propagateProof(depth);
+    if (tree.proof(path[depth]) !== PROOF_NONE && propagateProof(tree, path, depth)) this.rootProofChanged = true;
     this.playouts++;
     this.depthSum += depth;
     if (depth > this.maxDepth) this.maxDepth = depth;
@@ -639,154 +526,13 @@ export class Mcts {
     computePriors(pos, this.host.history, ttMove, this.moves, count, tree.f32, priors, this.uniform, this.logits);
   }
 
-  /**
-   * The MCTS-solver: path[depth] has just been proven; the proof climbs the
-   * path while it settles each parent (not the root, whose moves searchmoves
-   * may restrict: see updateRootSolved).
-   */
-  private propagateProof(depth: number): void {
-    const tree = this.tree;
-    for (let i = depth - 1; i >= 1; i--) {
-      const proof = this.solve(this.path[i]);
-      if (proof === PROOF_NONE) return;
-      tree.setProof(this.path[i], proof);
-    }
-    this.rootProofChanged = true;
-  }
-
-  /**
-   * The proof of an expanded node from its children's (its side to move
-   * moves into them): lost for its mover if one child wins (the fastest mate),
-   * won if every move has a child and every child loses (the slowest), a
-   * draw if every move's child is proven and the best is a draw, else
-   * PROOF_NONE.
-   */
-  private solve(node: number): number {
-    const tree = this.tree;
-    let winPlies = -1;
-    let lossPlies = -1;
-    let draw = false;
-    let allProven = true;
-    let children = 0;
-    for (let c = tree.firstChild(node); c !== NO_NODE; c = tree.nextSibling(c)) {
-      children++;
-      const proof = tree.proof(c);
-      if (proof === PROOF_NONE) allProven = false;
-      else if (proof === PROOF_DRAW) draw = true;
-      else if (proof > 0) {
-        const plies = proofPlies(proof);
-        if (winPlies < 0 || plies < winPlies) winPlies = plies;
-      } else lossPlies = Math.max(lossPlies, proofPlies(proof));
-    }
-    if (winPlies >= 0) return provenLoss(winPlies + 1);
-    if (!allProven || children < tree.edgeCount(node)) return PROOF_NONE;
-    return draw ? PROOF_DRAW : provenWin(lossPlies + 1);
-  }
-
-  // ---------------------------------------------------------------------------
-  // Move choice and reports.
-
-  /**
-   * The child of `node` to play: a proven win (the fastest), else the most
-   * visited move not proven lost, Q deciding among those with at least
-   * MCTS_VISIT_TIE_SHARE of its visits; when every move loses, the slowest
-   * loss. NO_NODE when no child has a visit or a proof.
-   */
-  private bestChild(node: number, atRoot: boolean): number {
-    const tree = this.tree;
-    let win = NO_NODE;
-    let loss = NO_NODE;
-    let maxVisits = 0;
-    for (let c = tree.firstChild(node); c !== NO_NODE; c = tree.nextSibling(c)) {
-      if (atRoot && this.rootAllowed[tree.edgeIndex(c)] === 0) continue;
-      const proof = tree.proof(c);
-      if (proof >= 2) {
-        if (win === NO_NODE || proofPlies(proof) < proofPlies(tree.proof(win))) win = c;
-      } else if (proof <= -2) {
-        if (loss === NO_NODE || proofPlies(proof) > proofPlies(tree.proof(loss))) loss = c;
-      } else if (tree.visits(c) > maxVisits) {
-        maxVisits = tree.visits(c);
-      }
-    }
-    if (win !== NO_NODE) return win;
-    if (maxVisits === 0) return loss;
-    let best = NO_NODE;
-    let bestQ = Number.NEGATIVE_INFINITY;
-    for (let c = tree.firstChild(node); c !== NO_NODE; c = tree.nextSibling(c)) {
-      if ((atRoot && this.rootAllowed[tree.edgeIndex(c)] === 0) || tree.proof(c) <= -2) continue;
-      if (tree.visits(c) < maxVisits * MCTS_VISIT_TIE_SHARE) continue;
-      const q = tree.proof(c) === PROOF_DRAW ? 0 : tree.q(c);
-      if (q > bestQ) {
-        bestQ = q;
-        best = c;
-      }
-    }
-    return best;
-  }
-
-  private chooseRootChild(): number {
-    return this.bestChild(0, true);
-  }
-
-  /** The score of root child c for the side to move at the root. */
-  private childScore(c: number): number {
-    const proof = this.tree.proof(c);
-    if (proof === PROOF_DRAW) return 0;
-    if (proof >= 2) return MATE - (proofPlies(proof) + 1);
-    if (proof <= -2) return -(MATE - (proofPlies(proof) + 1));
-    return valueToScore(this.tree.q(c));
-  }
-
-  /** The line from root child c along the best children. */
-  private lineFrom(c: number): number[] {
-    const tree = this.tree;
-    const pv = [tree.moveTo(0, c)];
-    let node = c;
-    while (pv.length < MAX_PLY) {
-      const next = this.bestChild(node, false);
-      if (next === NO_NODE) break;
-      pv.push(tree.moveTo(node, next));
-      node = next;
-    }
-    return pv;
-  }
-
-  /**
-   * Reports the best `multiPv` root moves' lines: the move chosen first, then
-   * by visits. Depth is the highest average depth of this search's leaves
-   * so far (rounded down), seldepth the deepest leaf; nodes are playouts; hashfull is the share of the tree's memory in use.
-   * Returns the lines.
-   */
-  private reportLines(): { score: number; pv: number[] }[] {
-    const multiPv = this.multiPv;
-    const tree = this.tree;
-    const best = this.chooseRootChild();
-    const order: number[] = [];
-    if (best !== NO_NODE) order.push(best);
-    for (let c = tree.firstChild(0); c !== NO_NODE; c = tree.nextSibling(c)) {
-      if (this.rootAllowed[tree.edgeIndex(c)] === 1 && c !== best && (tree.visits(c) > 0 || tree.proof(c) !== PROOF_NONE)) order.push(c);
-    }
-    const rest = order.slice(1).sort((a, b) => tree.visits(b) - tree.visits(a));
-    const lines: { score: number; pv: number[] }[] = [];
-    const timeMs = Math.max(1, Math.round(performance.now() - this.startTime));
-    const depth = Math.max(1, this.reportedDepth);
-    const chosen = order.length > 0 ? [order[0], ...rest].slice(0, multiPv) : [];
-    for (let k = 0; k < chosen.length; k++) {
-      const line = { score: this.childScore(chosen[k]), pv: this.lineFrom(chosen[k]) };
-      lines.push(line);
-      this.report({
-        type: 'line',
-        depth,
-        seldepth: Math.max(depth, this.maxDepth),
-        multipv: k + 1,
-        score: line.score,
-        bound: 'exact',
-        nodes: this.playouts,
-        timeMs,
-        hashfull: this.tree.usedPermille(),
-        pv: line.pv,
-      });
-    }
-    return lines;
+  /** Reports the lines of the best root moves (mcts-report.ts); returns them. */
+  private reportLines(): RootLine[] {
+    return reportLines(
+      this.tree,
+      this.rootAllowed,
+      { multiPv: this.multiPv, depth: this.reportedDepth, maxDepth: this.maxDepth, playouts: this.playouts, startTime: this.startTime },
+      this.report,
+    );
   }
 }

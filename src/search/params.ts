@@ -146,7 +146,7 @@ export const TT_KEEP_DEPTH_MARGIN = 3;
 /** Each search of age counts as this many plies of depth when choosing the entry to replace. [2, 16] */
 export const TT_AGE_WEIGHT = 8;
 
-// --- Monte Carlo tree search (the mcts drivers: mcts.ts, mcts-priors.ts) ------------------
+// --- Monte Carlo tree search (the mcts drivers: mcts*.ts) ----------------------------------
 /** PUCT: a child's score is Q + MCTS_CPUCT * P * sqrt(N_parent) / (1 + N_child), Q in [-1, 1]. [0.5, 5] */
 export const MCTS_CPUCT = 1.5;
 /** First-play urgency: an unvisited child counts as its parent's Q less this times sqrt(the visited children's priors). [0, 1.5] */

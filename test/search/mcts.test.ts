@@ -12,7 +12,7 @@ import { Position } from '../../src/board/position.js';
 import { MAX_MOVES } from '../../src/board/types.js';
 import { SearchControl } from '../../src/search/control.js';
 import { DEFAULT_SEARCH_OPTIONS, type GoParams, type SearchDriver, type SearchEvent, type SearchLine } from '../../src/search/limits.js';
-import { scoreToValue, valueToScore } from '../../src/search/mcts.js';
+import { scoreToValue, valueToScore } from '../../src/search/mcts-report.js';
 import {
   MctsTree,
   NODE_BYTES,
