@@ -3,12 +3,17 @@
 // the bundle carries the network and nothing is read from disk at run time.
 //   node scripts/embed-network.mjs <kestrel-xxxx.nnue>
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 
 const file = process.argv[2];
-if (file === undefined) {
-  console.error('usage: node scripts/embed-network.mjs <network.nnue>');
+const usage = 'usage: node scripts/embed-network.mjs <network.nnue> (npm run embed:network -- <network.nnue>)';
+if (file === undefined || file === '--help' || file === '-h') {
+  console.error(usage);
+  process.exit(file === undefined ? 2 : 0);
+}
+if (!existsSync(file)) {
+  console.error(`embed-network: no such file: ${file}\n${usage}`);
   process.exit(2);
 }
 const bytes = readFileSync(file);
