@@ -3,6 +3,8 @@
 // worker), the options the search needs, and what the search reports while
 // it runs.
 
+import { moveToUci } from '../board/notation.js';
+import type { Position } from '../board/position.js';
 import type { StrengthLimit } from './strength.js';
 
 export interface GoParams {
@@ -23,6 +25,14 @@ export interface GoParams {
   /** Root moves to consider, in UCI notation (empty = all). */
   searchmoves: string[];
 }
+
+/** Whether `go searchmoves` lets the search play this root move of pos (all moves when it names none). */
+export function searchmovesAllow(params: GoParams, pos: Position, move: number): boolean {
+  return params.searchmoves.length === 0 || params.searchmoves.includes(moveToUci(pos, move));
+}
+
+/** The note when searchmoves names no legal move: the search then considers them all. */
+export const NO_LEGAL_SEARCHMOVES = 'none of the searchmoves is legal here; searching all moves';
 
 /**
  * The search drivers (UCI option SearchDriver): alpha-beta as principal

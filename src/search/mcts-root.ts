@@ -5,10 +5,9 @@
 // the subtree kept fills at most REUSE_MAX_SHARE of the pool; else the tree
 // starts empty. In a search, only the root moves searchmoves allows count.
 
-import { moveToUci } from '../board/notation.js';
 import type { Position } from '../board/position.js';
 import { networkInUse } from '../eval/index.js';
-import type { GoParams, SearchDriver, SearchReport } from './limits.js';
+import { type GoParams, NO_LEGAL_SEARCHMOVES, type SearchDriver, type SearchReport, searchmovesAllow } from './limits.js';
 import { type MctsTree, NO_NODE } from './mcts-tree.js';
 
 /** After a tree is kept for reuse, it is dropped instead if it fills more than this share of the pool. */
@@ -86,12 +85,12 @@ export function allowRootMoves(tree: MctsTree, pos: Position, params: GoParams, 
   const count = tree.edgeCount(0);
   let n = 0;
   for (let i = 0; i < count; i++) {
-    const ok = params.searchmoves.length === 0 || params.searchmoves.includes(moveToUci(pos, tree.move(0, i)));
+    const ok = searchmovesAllow(params, pos, tree.move(0, i));
     allowed[i] = ok ? 1 : 0;
     if (ok) n++;
   }
   if (n === 0) {
-    report({ type: 'note', text: 'none of the searchmoves is legal here; searching all moves' });
+    report({ type: 'note', text: NO_LEGAL_SEARCHMOVES });
     allowed.fill(1, 0, count);
     n = count;
   }

@@ -15,7 +15,6 @@
 
 import { givesCheck as moveGivesCheck } from '../board/gives-check.js';
 import { generateMoves, isPseudoLegal } from '../board/movegen.js';
-import { moveToUci } from '../board/notation.js';
 import type { Position } from '../board/position.js';
 import { SEE_VALUE, seeGE } from '../board/see.js';
 import { cannotMate } from '../board/rules.js';
@@ -24,7 +23,16 @@ import { evaluate } from '../eval/index.js';
 import type { SearchControl } from './control.js';
 import { CorrectionHistory } from './correction.js';
 import { MoveHistory, NO_CONT, contKey, isNoisy } from './history.js';
-import { type GoParams, NO_REPORT, type SearchLine, type SearchOptions, type SearchReport, isMctsDriver } from './limits.js';
+import {
+  type GoParams,
+  NO_LEGAL_SEARCHMOVES,
+  NO_REPORT,
+  type SearchLine,
+  type SearchOptions,
+  type SearchReport,
+  isMctsDriver,
+  searchmovesAllow,
+} from './limits.js';
 import { Mcts } from './mcts.js';
 import type { MctsTree } from './mcts-tree.js';
 import { MovePicker } from './movepick.js';
@@ -348,7 +356,7 @@ export class Searcher {
     if (fallback === 0) {
       const count = generateMoves(pos, this.moves, 0, false);
       for (let i = 0; i < count && fallback === 0; i++) {
-        if (params.searchmoves.length === 0 || params.searchmoves.includes(moveToUci(pos, this.moves[i]))) fallback = this.moves[i];
+        if (searchmovesAllow(params, pos, this.moves[i])) fallback = this.moves[i];
       }
       if (fallback === 0) fallback = this.moves[0];
     }
@@ -441,11 +449,11 @@ export class Searcher {
     if (params.searchmoves.length === 0) return rootCount;
     let allowed = 0;
     for (let i = 0; i < rootCount; i++) {
-      if (params.searchmoves.includes(moveToUci(this.pos, this.moves[i]))) allowed++;
+      if (searchmovesAllow(params, this.pos, this.moves[i])) allowed++;
       else this.rootExcluded[this.rootExcludedCount++] = this.moves[i];
     }
     if (allowed > 0) return allowed;
-    this.report({ type: 'note', text: 'none of the searchmoves is legal here; searching all moves' });
+    this.report({ type: 'note', text: NO_LEGAL_SEARCHMOVES });
     this.rootExcludedCount = 0;
     return rootCount;
   }
