@@ -11,25 +11,10 @@
 
 import type { UciStream } from '../platform/index.js';
 import { generateFens, parseGenfens } from '../train/genfens.js';
+import { UCI_COMMANDS } from '../uci/uci.js';
 
 /** The first words the UCI loop (src/uci/uci.ts) knows, and genfens. */
-const UCI_WORDS = new Set([
-  'uci',
-  'debug',
-  'isready',
-  'setoption',
-  'register',
-  'ucinewgame',
-  'position',
-  'go',
-  'stop',
-  'ponderhit',
-  'quit',
-  'd',
-  'eval',
-  'bench',
-  'genfens',
-]);
+const UCI_WORDS = new Set([...UCI_COMMANDS, 'genfens']);
 
 /** Whether the arguments are UCI lines: the first starts with a UCI word and is not a subcommand's name. */
 export function argumentsAreUciLines(args: readonly string[], subcommands: readonly string[]): boolean {

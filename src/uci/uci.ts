@@ -47,7 +47,8 @@ const MAX_REPLAY = 1000;
 /** Game length (plies) at which the main thread's undo history is dropped. */
 const MAX_HISTORY = 4096;
 
-const COMMANDS = new Set([
+/** The first words of the lines the UCI loop knows (anything before them on a line is skipped). */
+export const UCI_COMMANDS: ReadonlySet<string> = new Set([
   'uci',
   'debug',
   'isready',
@@ -127,7 +128,7 @@ class UciEngine {
         .filter((t) => t !== '');
       if (tokens.length === 0) return;
       // As the UCI spec asks, unknown words before a command are skipped ("joho debug on").
-      const at = tokens.findIndex((t) => COMMANDS.has(t.toLowerCase()));
+      const at = tokens.findIndex((t) => UCI_COMMANDS.has(t.toLowerCase()));
       if (at < 0) {
         this.out.info(`unknown command: ${clip(tokens[0])}`);
         return;
