@@ -1,0 +1,38 @@
+// What quantisation costs a network: its float weights (the .f32 file that
+// `kestrel train` writes beside the .nnue) quantised again with a chosen QB,
+// output weights beyond ±127 (what the WebAssembly kernel allows) clipped
+// unless --no-clip (then only the TypeScript kernel can run it). Measure the
+// result with network-fit.ts (docs/nnue.md, "What the quantisation costs"):
+//   npx tsx bench/requantise.ts <net.f32> <qb> <out.nnue> [--hidden 128] [--buckets 1] [--no-clip]
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { encodeNetwork } from '../src/eval/nnue/network.js';
+import { layoutOf, quantise } from '../src/train/nnue-model.js';
+import { numberOption, positionals, requireFile } from './args.js';
+
+const args = process.argv.slice(2);
+const [f32, qbText, out] = positionals(args);
+if (f32 === undefined || qbText === undefined || out === undefined) {
+  console.error('usage: requantise.ts <net.f32> <qb> <out.nnue> [--hidden 128] [--buckets 1] [--no-clip]');
+  process.exit(2);
+}
+requireFile(f32, 'the float weights kestrel train writes beside a network (<name>.f32)');
+const shape = { hidden: numberOption(args, '--hidden', 128), buckets: numberOption(args, '--buckets', 1) };
+const bytes = readFileSync(f32);
+const params = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
+if (params.length !== layoutOf(shape).size) {
+  console.error(`${f32}: ${params.length} weights, not a ${shape.hidden}-wide network with ${shape.buckets} bucket(s)`);
+  process.exit(2);
+}
+const net = quantise(shape, params, 255, Number(qbText), 400);
+let clipped = 0;
+if (!args.includes('--no-clip')) {
+  for (let i = 0; i < net.w2.length; i++) {
+    if (Math.abs(net.w2[i]) > 127) {
+      net.w2[i] = Math.sign(net.w2[i]) * 127;
+      clipped++;
+    }
+  }
+}
+writeFileSync(out, encodeNetwork(net));
+console.log(`${out}: QA ${net.qa}, QB ${net.qb}, ${clipped} output weights clipped to ±127`);
