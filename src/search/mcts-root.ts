@@ -40,8 +40,9 @@ export class MctsRoot {
     let kept = false;
     if (this.ply >= 0 && this.driver === driver && this.evaluator === evaluator && tree.edgeCount(0) > 0) {
       for (let k = 0; k <= 2 && !kept; k++) {
+        // By key, not by ply: the UCI loop re-bases its position at irreversible moves.
         const at = pos.ply - k;
-        if (at !== this.ply || !this.sameHistory(pos, at)) continue;
+        if (at < 0 || !this.sameHistory(pos, at)) continue;
         let node = 0;
         for (let j = 0; j < k && node !== NO_NODE; j++) node = tree.childWithMove(node, pos.stackMove[at + j]);
         if (node === NO_NODE) continue;
@@ -63,12 +64,12 @@ export class MctsRoot {
     return kept ? tree.visits(0) : 0;
   }
 
-  /** Whether the game position at ply `at` of pos's game is the old root, with the same positions before it. */
+  /** Whether the game position at ply `at` of pos's game is the old root, with the same positions before it (as far as both know them). */
   private sameHistory(pos: Position, at: number): boolean {
     const lo = at === pos.ply ? pos.keyLo : pos.stackKeyLo[at];
     const hi = at === pos.ply ? pos.keyHi : pos.stackKeyHi[at];
     if (lo !== this.keyLo || hi !== this.keyHi) return false;
-    const n = Math.min(HISTORY_KEYS, at);
+    const n = Math.min(HISTORY_KEYS, at, this.ply);
     for (let i = 0; i < n; i++) {
       if (pos.stackKeyLo[at - 1 - i] !== this.history[2 * i] || pos.stackKeyHi[at - 1 - i] !== this.history[2 * i + 1]) return false;
     }

@@ -44,6 +44,8 @@ const STOP_GRACE_MS = 500;
 const QUIT_GRACE_MS = 60;
 /** Moves kept for the worker to replay before the position is re-based at the current FEN. */
 const MAX_REPLAY = 1000;
+/** Moves the worker replays before the last irreversible one: MCTS reuses its tree one or two plies on. */
+const REPLAY_KEEP = 2;
 /** Game length (plies) at which the main thread's undo history is dropped. */
 const MAX_HISTORY = 4096;
 
@@ -329,10 +331,15 @@ class UciEngine {
       }
       spec.moves.push(moveToUci(next, move));
       next.makeMove(move);
-      // Positions before an irreversible move cannot repeat: the worker starts after it.
+      // Positions before an irreversible move cannot repeat, so the worker
+      // starts near it: REPLAY_KEEP moves before, so that the tree search
+      // still finds the root of its last search (mcts-root.ts).
       if (next.halfmove === 0 || spec.moves.length > MAX_REPLAY) {
+        const keep = Math.min(REPLAY_KEEP, next.ply);
+        for (let j = 0; j < keep; j++) next.unmakeMove();
         spec.fen = next.fen();
-        spec.moves = [];
+        for (let j = keep; j > 0; j--) next.makeMove(next.stackMove[next.ply]);
+        spec.moves = spec.moves.slice(spec.moves.length - keep);
       }
       if (next.ply >= MAX_HISTORY) next.clearHistory();
     }
