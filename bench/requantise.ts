@@ -1,19 +1,21 @@
 // What quantisation costs a network: its float weights (the .f32 file that
 // `kestrel train` writes beside the .nnue) quantised again with a chosen QB,
-// output weights beyond ±127 (what the WebAssembly kernel allows) clipped
-// unless --no-clip (then only the TypeScript kernel can run it). Measure the
-// result with network-fit.ts (docs/nnue.md, "What the quantisation costs"):
-//   npx tsx bench/requantise.ts <net.f32> <qb> <out.nnue> [--hidden 128] [--buckets 1] [--no-clip]
+// output weights beyond ±127 (what the WebAssembly kernel allows for
+// activation 1) clipped unless --no-clip (then only the TypeScript kernel can
+// run it). With --activation 2 (squared first, network.ts) the QB may be up
+// to 1024 and nothing is clipped. Measure the result with network-fit.ts
+// (docs/nnue.md, "What the quantisation costs"):
+//   npx tsx bench/requantise.ts <net.f32> <qb> <out.nnue> [--hidden 128] [--buckets 1] [--no-clip] [--activation 2]
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import { encodeNetwork } from '../src/eval/nnue/network.js';
+import { ACTIVATION_SCRELU, encodeNetwork } from '../src/eval/nnue/network.js';
 import { layoutOf, quantise } from '../src/train/nnue-model.js';
 import { numberOption, positionals, requireFile } from './args.js';
 
 const args = process.argv.slice(2);
 const [f32, qbText, out] = positionals(args);
 if (f32 === undefined || qbText === undefined || out === undefined) {
-  console.error('usage: requantise.ts <net.f32> <qb> <out.nnue> [--hidden 128] [--buckets 1] [--no-clip]');
+  console.error('usage: requantise.ts <net.f32> <qb> <out.nnue> [--hidden 128] [--buckets 1] [--no-clip] [--activation 2]');
   process.exit(2);
 }
 requireFile(f32, 'the float weights kestrel train writes beside a network (<name>.f32)');
@@ -24,9 +26,10 @@ if (params.length !== layoutOf(shape).size) {
   console.error(`${f32}: ${params.length} weights, not a ${shape.hidden}-wide network with ${shape.buckets} bucket(s)`);
   process.exit(2);
 }
-const net = quantise(shape, params, 255, Number(qbText), 400);
+const activation = numberOption(args, '--activation', ACTIVATION_SCRELU);
+const net = quantise(shape, params, 255, Number(qbText), 400, activation);
 let clipped = 0;
-if (!args.includes('--no-clip')) {
+if (activation === ACTIVATION_SCRELU && !args.includes('--no-clip')) {
   for (let i = 0; i < net.w2.length; i++) {
     if (Math.abs(net.w2[i]) > 127) {
       net.w2[i] = Math.sign(net.w2[i]) * 127;
@@ -35,4 +38,4 @@ if (!args.includes('--no-clip')) {
   }
 }
 writeFileSync(out, encodeNetwork(net));
-console.log(`${out}: QA ${net.qa}, QB ${net.qb}, ${clipped} output weights clipped to ±127`);
+console.log(`${out}: activation ${net.activation}, QA ${net.qa}, QB ${net.qb}, ${clipped} output weights clipped to ±127`);

@@ -8,7 +8,7 @@
 // score). The loss is (sigmoid(output) - target)^2, the target a blend of
 // the game's result and sigmoid(search score / scale).
 
-import { NNUE_INPUTS, type Network, ACTIVATION_SCRELU, outputBucket } from '../eval/nnue/network.js';
+import { ACTIVATION_SCRELU, ACTIVATION_SCRELU_SQUARE_FIRST, NNUE_INPUTS, type Network, outputBucket } from '../eval/nnue/network.js';
 import { MAX_FEATURES, type PositionSet, activeRows } from './nnue-data.js';
 import { unitInterval, xorshift32 } from '../util/random.js';
 
@@ -229,13 +229,24 @@ export class ReferencePass implements PositionPass, GradientPass {
  * as much precision as they can, and the WebAssembly kernel's int16 products
  * (clamped activation times weight) still fit. (x7: QB 91 instead of the
  * power of two 64 brought the test-set loss from 0.003038 to 0.003007.)
+ * Activation 2 squares before it multiplies (network.ts) and allows weights
+ * within ±4096: QB 1024 for any weight within WEIGHT_CLIP.
  */
-export function quantise(shape: Shape, params: Float32Array, qa: number, minQb: number, scale: number): Network {
+export function quantise(
+  shape: Shape,
+  params: Float32Array,
+  qa: number,
+  minQb: number,
+  scale: number,
+  activation = ACTIVATION_SCRELU,
+): Network {
   const h = shape.hidden;
   const l = layoutOf(shape);
   let maxW2 = 0;
   for (let i = l.w2; i < l.b2; i++) maxW2 = Math.max(maxW2, Math.abs(params[i]));
-  const qb = Math.max(minQb, Math.min(1024, Math.floor(127 / maxW2)));
+  // Activation 2 squares before it multiplies, so its weights need not fit ±127.
+  const limit = activation === ACTIVATION_SCRELU_SQUARE_FIRST ? 4096 : 127;
+  const qb = Math.max(minQb, Math.min(1024, Math.floor(limit / maxW2)));
   const q = (x: number, f: number): number => Math.round(Math.max(-WEIGHT_CLIP, Math.min(WEIGHT_CLIP, x)) * f);
   const w1 = new Int16Array(NNUE_INPUTS * h);
   for (let i = 0; i < w1.length; i++) w1[i] = q(params[l.w1 + i], qa);
@@ -245,5 +256,5 @@ export function quantise(shape: Shape, params: Float32Array, qa: number, minQb: 
   for (let i = 0; i < w2.length; i++) w2[i] = q(params[l.w2 + i], qb);
   const b2 = new Int32Array(shape.buckets);
   for (let i = 0; i < shape.buckets; i++) b2[i] = Math.round(params[l.b2 + i] * qa * qb);
-  return { hidden: h, buckets: shape.buckets, activation: ACTIVATION_SCRELU, qa, qb, scale, w1, b1, w2, b2 };
+  return { hidden: h, buckets: shape.buckets, activation, qa, qb, scale, w1, b1, w2, b2 };
 }

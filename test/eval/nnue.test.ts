@@ -7,21 +7,32 @@ import { generateMoves } from '../../src/board/movegen.js';
 import { Position } from '../../src/board/position.js';
 import { MAX_MOVES, isPromotion, moveFrom, moveKind, moveTo } from '../../src/board/types.js';
 import { NnueEvaluator } from '../../src/eval/nnue/evaluator.js';
-import { type Network, NetworkError, decodeNetwork, encodeNetwork, outputCentipawns } from '../../src/eval/nnue/network.js';
+import {
+  ACTIVATION_SCRELU,
+  ACTIVATION_SCRELU_SQUARE_FIRST,
+  type Network,
+  NetworkError,
+  activationOf,
+  decodeNetwork,
+  encodeNetwork,
+  outputCentipawns,
+} from '../../src/eval/nnue/network.js';
 import { evaluateReference } from '../../src/eval/nnue/reference.js';
 import { wasmKernelFits } from '../../src/eval/nnue/wasm.js';
 import { initParams, quantise } from '../../src/train/nnue-model.js';
 import { ALL_FENS, PERFT_FENS, mirrorFen, rng } from './fixtures.js';
 
 /** A network of random weights (as training starts), quantised: every input and neuron has some weight. */
-function randomNetwork(hidden: number, buckets = 1, seed = 5): Network {
+function randomNetwork(hidden: number, buckets = 1, seed = 5, activation = ACTIVATION_SCRELU): Network {
   const shape = { hidden, buckets };
   const params = new Float32Array(768 * hidden + hidden + buckets * 2 * hidden + buckets);
   initParams(shape, params, seed);
   // Larger weights than an initial network's, so that activations saturate too and clamping is tested.
   for (let i = 0; i < params.length; i++) params[i] *= 4;
-  return quantise(shape, params, 255, 64, 400);
+  return quantise(shape, params, 255, 64, 400, activation);
 }
+
+const ACTIVATIONS = [ACTIVATION_SCRELU, ACTIVATION_SCRELU_SQUARE_FIRST];
 
 const FRC = 'bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9';
 /** Positions where an en-passant capture is possible at once. */
@@ -33,9 +44,9 @@ const EP = [
 ];
 
 describe('NNUE evaluation', () => {
-  for (const kernel of ['ts', 'wasm'] as const) {
-    it(`${kernel}: incremental accumulators equal a fresh computation after every move of long random games`, () => {
-      const net = randomNetwork(32, 3);
+  for (const [kernel, activation] of ACTIVATIONS.flatMap((a) => (['ts', 'wasm'] as const).map((k) => [k, a] as const))) {
+    it(`${kernel}, activation ${activation}: incremental accumulators equal a fresh computation after every move of long random games`, () => {
+      const net = randomNetwork(32, 3, 5, activation);
       const evaluator = new NnueEvaluator(net, kernel);
       expect(evaluator.kernelName).toBe(kernel);
       const next = rng(2024);
@@ -87,8 +98,8 @@ describe('NNUE evaluation', () => {
   }
 
   it('the WebAssembly kernel gives exactly the TypeScript numbers on thousands of positions, at several sizes', () => {
-    for (const hidden of [8, 64, 256]) {
-      const net = randomNetwork(hidden, 2, hidden);
+    for (const [hidden, activation] of [8, 64, 256].flatMap((h) => ACTIVATIONS.map((a) => [h, a]))) {
+      const net = randomNetwork(hidden, 2, hidden, activation);
       expect(wasmKernelFits(net)).toBe(true);
       const ts = new NnueEvaluator(net, 'ts');
       const wasm = new NnueEvaluator(net, 'wasm');
@@ -97,7 +108,7 @@ describe('NNUE evaluation', () => {
         expect(wasm.evaluate(pos)).toBe(ts.evaluate(pos));
       }
     }
-  }, 30_000);
+  }, 60_000);
 
   it('a colour-flipped position evaluates the same from the side to move', () => {
     const net = randomNetwork(64);
@@ -133,6 +144,12 @@ describe('NNUE evaluation', () => {
     const version = bytes.slice();
     new DataView(version.buffer).setUint32(4, 9, true);
     bad(version, /format version 9/);
+    const activation = bytes.slice();
+    new DataView(activation.buffer).setUint32(20, 3, true);
+    bad(activation, /unsupported activation 3/);
+    const squareFirst = randomNetwork(16, 2, 5, ACTIVATION_SCRELU_SQUARE_FIRST);
+    expect(squareFirst.qb).toBe(1024);
+    expect(decodeNetwork(encodeNetwork(squareFirst))).toEqual(squareFirst);
   });
 });
 
@@ -144,6 +161,14 @@ describe('the output arithmetic', () => {
   });
   it('does not wrap around for sums beyond 2^31, which a file may hold', () => {
     expect(outputCentipawns(net, 2 ** 40, 0)).toBe(Math.trunc((Math.trunc(2 ** 40 / 255) * 400) / (255 * 64)));
+  });
+  it('activation 2 squares first, rounding to units of 256 / QA², and scales its sum back', () => {
+    expect([0, 1, 11, 12, 255].map((v) => activationOf(ACTIVATION_SCRELU_SQUARE_FIRST, v))).toEqual([0, 0, 0, 1, 254]);
+    expect(activationOf(ACTIVATION_SCRELU, 255)).toBe(65025);
+    const squareFirst = { ...net, activation: ACTIVATION_SCRELU_SQUARE_FIRST } as Network;
+    const plain = { ...net, activation: ACTIVATION_SCRELU } as Network;
+    for (const sum of [-123457, -1, 0, 99, 254 * 64 * 300])
+      expect(outputCentipawns(squareFirst, sum, 0)).toBe(outputCentipawns(plain, sum * 256, 0));
   });
 });
 

@@ -11,7 +11,7 @@
 // or WebAssembly with SIMD (wasm.ts), which must give the same numbers.
 
 import type { Position } from '../../board/position.js';
-import { type Network, inputIndex, outputBucket, outputCentipawns } from './network.js';
+import { ACTIVATION_SCRELU_SQUARE_FIRST, type Network, inputIndex, outputBucket, outputCentipawns } from './network.js';
 import { WasmKernel, wasmKernelFits } from './wasm.js';
 
 /** Plies of accumulators kept; at least the search's maximum depth. */
@@ -84,10 +84,18 @@ class TsKernel implements Kernel {
     const w2 = net.w2;
     const base = bucket * 2 * h;
     let sum = 0;
-    for (let j = 0; j < h; j++) {
-      const u = acc[us + j] < 0 ? 0 : acc[us + j] > qa ? qa : acc[us + j];
-      const t = acc[them + j] < 0 ? 0 : acc[them + j] > qa ? qa : acc[them + j];
-      sum += u * u * w2[base + j] + t * t * w2[base + h + j];
+    if (net.activation !== ACTIVATION_SCRELU_SQUARE_FIRST) {
+      for (let j = 0; j < h; j++) {
+        const u = acc[us + j] < 0 ? 0 : acc[us + j] > qa ? qa : acc[us + j];
+        const t = acc[them + j] < 0 ? 0 : acc[them + j] > qa ? qa : acc[them + j];
+        sum += u * u * w2[base + j] + t * t * w2[base + h + j];
+      }
+    } else {
+      for (let j = 0; j < h; j++) {
+        const u = acc[us + j] < 0 ? 0 : acc[us + j] > qa ? qa : acc[us + j];
+        const t = acc[them + j] < 0 ? 0 : acc[them + j] > qa ? qa : acc[them + j];
+        sum += ((u * u + 128) >> 8) * w2[base + j] + ((t * t + 128) >> 8) * w2[base + h + j];
+      }
     }
     return outputCentipawns(net, sum, bucket);
   }

@@ -89,4 +89,32 @@
     (f64.add
       (f64.add (f64.convert_i32_s (i32x4.extract_lane 0 (local.get $sum))) (f64.convert_i32_s (i32x4.extract_lane 1 (local.get $sum))))
       (f64.add (f64.convert_i32_s (i32x4.extract_lane 2 (local.get $sum))) (f64.convert_i32_s (i32x4.extract_lane 3 (local.get $sum))))))
+
+  ;; The same sum for activation 2: each clamped value v squared first, (v * v + 128) >> 8 (v * v <= 65025
+  ;; fits the lanes as unsigned 16-bit numbers, and so does the + 128), then the pairs' products with the
+  ;; weights summed into int32 lanes (within 2^31 for |w| <= 4096 and h <= 256).
+  (func (export "outputSquareFirst") (param $us i32) (param $them i32) (param $w2 i32) (param $h i32) (param $qa i32) (result f64)
+    (local $j i32) (local $end i32) (local $sum v128) (local $v v128) (local $zero v128) (local $top v128) (local $half v128)
+    (local $w2them i32)
+    (local.set $us (i32.shl (local.get $us) (i32.const 1)))
+    (local.set $them (i32.shl (local.get $them) (i32.const 1)))
+    (local.set $w2 (i32.shl (local.get $w2) (i32.const 1)))
+    (local.set $end (i32.shl (local.get $h) (i32.const 1)))
+    (local.set $w2them (i32.add (local.get $w2) (local.get $end)))
+    (local.set $top (i16x8.splat (local.get $qa)))
+    (local.set $half (i16x8.splat (i32.const 128)))
+    (loop $l
+      (local.set $v (i16x8.min_s (i16x8.max_s (v128.load (i32.add (local.get $us) (local.get $j))) (local.get $zero)) (local.get $top)))
+      (local.set $v (i16x8.shr_u (i16x8.add (i16x8.mul (local.get $v) (local.get $v)) (local.get $half)) (i32.const 8)))
+      (local.set $sum (i32x4.add (local.get $sum)
+        (i32x4.dot_i16x8_s (local.get $v) (v128.load (i32.add (local.get $w2) (local.get $j))))))
+      (local.set $v (i16x8.min_s (i16x8.max_s (v128.load (i32.add (local.get $them) (local.get $j))) (local.get $zero)) (local.get $top)))
+      (local.set $v (i16x8.shr_u (i16x8.add (i16x8.mul (local.get $v) (local.get $v)) (local.get $half)) (i32.const 8)))
+      (local.set $sum (i32x4.add (local.get $sum)
+        (i32x4.dot_i16x8_s (local.get $v) (v128.load (i32.add (local.get $w2them) (local.get $j))))))
+      (local.set $j (i32.add (local.get $j) (i32.const 16)))
+      (br_if $l (i32.lt_u (local.get $j) (local.get $end))))
+    (f64.add
+      (f64.add (f64.convert_i32_s (i32x4.extract_lane 0 (local.get $sum))) (f64.convert_i32_s (i32x4.extract_lane 1 (local.get $sum))))
+      (f64.add (f64.convert_i32_s (i32x4.extract_lane 2 (local.get $sum))) (f64.convert_i32_s (i32x4.extract_lane 3 (local.get $sum))))))
 )

@@ -9,7 +9,7 @@
 //
 // File (all integers little-endian):
 //   0  magic "KNNU"        4  format version (1)     8  inputs (768)
-//   12 hidden H            16 output buckets B       20 activation (1: SCReLU)
+//   12 hidden H            16 output buckets B       20 activation (1 or 2, below)
 //   24 QA                  28 QB                     32 eval scale (centipawns per unit)
 //   36 checksum            40 payload bytes          44..63 zero
 // then the payload: W1 int16[768 * H] (each input's H weights together),
@@ -21,11 +21,18 @@
 // times QA * QB. An accumulator is in units of 1/QA, an activation
 // clamp(acc, 0, QA)^2 in 1/QA^2, so sum(activation * W2) / QA + b2 is the
 // output in units of 1/(QA * QB), and times scale / (QA * QB) centipawns.
+// Activation 1 (SCReLU) uses the square exactly; the WebAssembly kernel then
+// needs |W2| <= 128 (it multiplies the clamped value by the weight in 16
+// bits), which can force a small QB. Activation 2 (the same SCReLU, squared
+// first) rounds the square to (clamp(acc, 0, QA)^2 + 128) >> 8, in units of
+// 256/QA^2, so that the output weights may take any QB up to 1024: the sum
+// times 256 / QA + b2 is then the output in units of 1/(QA * QB).
 
 export const NNUE_INPUTS = 768;
 const NNUE_MAGIC = 0x554e4e4b; // "KNNU"
 const NNUE_FORMAT_VERSION = 1;
 export const ACTIVATION_SCRELU = 1;
+export const ACTIVATION_SCRELU_SQUARE_FIRST = 2;
 const HEADER_BYTES = 64;
 
 /** A quantised network. */
@@ -87,7 +94,8 @@ export function decodeNetwork(bytes: Uint8Array): Network {
   if (hidden < 8 || hidden > 4096 || hidden % 8 !== 0)
     throw new NetworkError(`unsupported hidden size ${hidden} (a multiple of 8 from 8 to 4096)`);
   if (buckets < 1 || buckets > 16) throw new NetworkError(`unsupported output bucket count ${buckets}`);
-  if (activation !== ACTIVATION_SCRELU) throw new NetworkError(`unsupported activation ${activation}`);
+  if (activation !== ACTIVATION_SCRELU && activation !== ACTIVATION_SCRELU_SQUARE_FIRST)
+    throw new NetworkError(`unsupported activation ${activation} (this engine reads 1 and 2)`);
   if (qa < 1 || qa > 255 || qb < 1 || qb > 1024 || scale < 1)
     throw new NetworkError(`bad quantisation (QA ${qa}, QB ${qb}, scale ${scale})`);
   const payload = payloadBytes(hidden, buckets);
@@ -117,16 +125,23 @@ export function inputIndex(side: number, piece: number, sq: number): number {
   return own + ((piece & 7) - 1) * 64 + (side === 0 ? sq : sq ^ 56);
 }
 
+/** One neuron's activation in the integer units of the network's activation code (see the file comment). */
+export function activationOf(activation: number, clamped: number): number {
+  return activation === ACTIVATION_SCRELU_SQUARE_FIRST ? (clamped * clamped + 128) >> 8 : clamped * clamped;
+}
+
 /**
- * The network's output in centipawns from sum = Σ clamp(acc, 0, QA)² · W2 over
- * both perspectives (in units of 1/QA² · 1/QB) and the bucket's bias, in the
+ * The network's output in centipawns from sum = Σ activation · W2 over both
+ * perspectives (activation 1: clamp(acc, 0, QA)², in units of 1/QA² · 1/QB;
+ * activation 2: in 256 times those units) and the bucket's bias, in the
  * integer arithmetic every kernel shares, truncated toward zero. The `+ 0`
  * turns a -0 (any output between -1 and 0) into 0: V8 has to box a -0 on
  * the heap, one allocation in a few hundred evaluations. (`| 0` would do the
  * same but wraps beyond 2^31, which a file's weights may reach.)
  */
 export function outputCentipawns(net: Network, sum: number, bucket: number): number {
-  return Math.trunc(((Math.trunc(sum / net.qa) + net.b2[bucket]) * net.scale) / (net.qa * net.qb)) + 0;
+  const scaled = net.activation === ACTIVATION_SCRELU_SQUARE_FIRST ? sum * 256 : sum;
+  return Math.trunc(((Math.trunc(scaled / net.qa) + net.b2[bucket]) * net.scale) / (net.qa * net.qb)) + 0;
 }
 
 /** Output bucket of a position with `pieces` pieces on the board (kings included), out of `buckets`. */

@@ -2,7 +2,7 @@
 // that the incremental and WebAssembly versions are tested against.
 
 import type { Position } from '../../board/position.js';
-import { type Network, inputIndex, outputBucket, outputCentipawns } from './network.js';
+import { type Network, activationOf, inputIndex, outputBucket, outputCentipawns } from './network.js';
 
 /** Accumulator of perspective `side` for the given White-perspective inputs: b1 plus their W1 rows. */
 export function refreshAccumulator(net: Network, side: number, whiteInputs: ArrayLike<number>, count: number, out: Int16Array): void {
@@ -25,7 +25,7 @@ export function outputOf(net: Network, us: Int16Array, them: Int16Array, bucket:
   for (let j = 0; j < h; j++) {
     const u = us[j] < 0 ? 0 : us[j] > qa ? qa : us[j];
     const t = them[j] < 0 ? 0 : them[j] > qa ? qa : them[j];
-    sum += u * u * net.w2[w2 + j] + t * t * net.w2[w2 + h + j];
+    sum += activationOf(net.activation, u) * net.w2[w2 + j] + activationOf(net.activation, t) * net.w2[w2 + h + j];
   }
   return outputCentipawns(net, sum, bucket);
 }

@@ -4,12 +4,13 @@
 
 import type { Kernel } from './evaluator.js';
 import { KERNEL_WASM_BASE64 } from './kernel-wasm.js';
-import { type Network, outputCentipawns } from './network.js';
+import { ACTIVATION_SCRELU_SQUARE_FIRST, type Network, outputCentipawns } from './network.js';
 
 interface Exports {
   update(dst: number, src: number, a0: number, a1: number, s0: number, s1: number, na: number, ns: number, h: number): void;
   refresh(dst: number, b: number, rows: number, n: number, h: number): void;
   output(us: number, them: number, w2: number, h: number, qa: number): number;
+  outputSquareFirst(us: number, them: number, w2: number, h: number, qa: number): number;
 }
 
 const compiled = new Map<string, WebAssembly.Module | null>();
@@ -36,11 +37,13 @@ function kernelModule(): WebAssembly.Module | null {
 /**
  * Whether the WebAssembly kernel can run this network exactly: SIMD
  * available, at most 256 hidden neurons (the output's int32 lanes), and
- * output weights within ±128 (v * w must fit int16).
+ * output weights within ±128 for activation 1 (v * w must fit int16), within
+ * ±4096 for activation 2 (the int32 lanes' sums).
  */
 export function wasmKernelFits(net: Network): boolean {
   if (kernelModule() === null || net.hidden > 256 || net.hidden % 8 !== 0) return false;
-  for (let i = 0; i < net.w2.length; i++) if (net.w2[i] > 128 || net.w2[i] < -128) return false;
+  const limit = net.activation === ACTIVATION_SCRELU_SQUARE_FIRST ? 4096 : 128;
+  for (let i = 0; i < net.w2.length; i++) if (net.w2[i] > limit || net.w2[i] < -limit) return false;
   return true;
 }
 
@@ -55,6 +58,8 @@ export class WasmKernel implements Kernel {
   /** Byte offset of the row list refresh() reads. */
   private readonly rowsAt: number;
   private readonly rows: Int32Array;
+  /** Activation 2: the module's outputSquareFirst instead of output. */
+  private readonly squareFirst: boolean;
 
   /** ringSlots: accumulator slots of H int16 each (the evaluator's ring: 2 per ply). */
   constructor(
@@ -65,6 +70,7 @@ export class WasmKernel implements Kernel {
     if (module === null) throw new Error('WebAssembly SIMD is not available');
     const h = net.hidden;
     this.h = h;
+    this.squareFirst = net.activation === ACTIVATION_SCRELU_SQUARE_FIRST;
     this.b1 = net.w1.length;
     this.w2 = this.b1 + h;
     this.accBase = this.w2 + net.w2.length;
@@ -92,7 +98,10 @@ export class WasmKernel implements Kernel {
 
   output(us: number, them: number, bucket: number): number {
     const net = this.net;
-    const sum = this.k.output(us + this.accBase, them + this.accBase, this.w2 + bucket * 2 * this.h, this.h, net.qa);
+    const w2 = this.w2 + bucket * 2 * this.h;
+    const sum = this.squareFirst
+      ? this.k.outputSquareFirst(us + this.accBase, them + this.accBase, w2, this.h, net.qa)
+      : this.k.output(us + this.accBase, them + this.accBase, w2, this.h, net.qa);
     return outputCentipawns(net, sum, bucket);
   }
 }
