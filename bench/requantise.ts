@@ -10,6 +10,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ACTIVATION_SCRELU, encodeNetwork } from '../src/eval/nnue/network.js';
 import { layoutOf, quantise } from '../src/train/nnue-model.js';
+import { DEFAULT_TRAIN_SETTINGS } from '../src/train/nnue-train.js';
 import { numberOption, positionals, requireFile } from './args.js';
 
 const args = process.argv.slice(2);
@@ -27,7 +28,8 @@ if (params.length !== layoutOf(shape).size) {
   process.exit(2);
 }
 const activation = numberOption(args, '--activation', ACTIVATION_SCRELU);
-const net = quantise(shape, params, 255, Number(qbText), 400, activation);
+const { qa, scale } = DEFAULT_TRAIN_SETTINGS;
+const net = quantise(shape, params, qa, Number(qbText), scale, activation);
 let clipped = 0;
 if (activation === ACTIVATION_SCRELU && !args.includes('--no-clip')) {
   for (let i = 0; i < net.w2.length; i++) {
