@@ -8,7 +8,7 @@
 //   npx tsx bench/requantise.ts <net.f32> <qb> <out.nnue> [--hidden 128] [--buckets 1] [--no-clip] [--activation 2]
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import { ACTIVATION_SCRELU, encodeNetwork } from '../src/eval/nnue/network.js';
+import { ACTIVATION_SCRELU, encodeNetwork, maxOutputWeight } from '../src/eval/nnue/network.js';
 import { layoutOf, quantise } from '../src/train/nnue-model.js';
 import { DEFAULT_TRAIN_SETTINGS } from '../src/train/nnue-train.js';
 import { numberOption, positionals, requireFile } from './args.js';
@@ -30,14 +30,16 @@ if (params.length !== layoutOf(shape).size) {
 const activation = numberOption(args, '--activation', ACTIVATION_SCRELU);
 const { qa, scale } = DEFAULT_TRAIN_SETTINGS;
 const net = quantise(shape, params, qa, Number(qbText), scale, activation);
+// The bound quantise keeps to: one inside the kernel's.
+const bound = maxOutputWeight(ACTIVATION_SCRELU) - 1;
 let clipped = 0;
 if (activation === ACTIVATION_SCRELU && !args.includes('--no-clip')) {
   for (let i = 0; i < net.w2.length; i++) {
-    if (Math.abs(net.w2[i]) > 127) {
-      net.w2[i] = Math.sign(net.w2[i]) * 127;
+    if (Math.abs(net.w2[i]) > bound) {
+      net.w2[i] = Math.sign(net.w2[i]) * bound;
       clipped++;
     }
   }
 }
 writeFileSync(out, encodeNetwork(net));
-console.log(`${out}: activation ${net.activation}, QA ${net.qa}, QB ${net.qb}, ${clipped} output weights clipped to ±127`);
+console.log(`${out}: activation ${net.activation}, QA ${net.qa}, QB ${net.qb}, ${clipped} output weights clipped to ±${bound}`);

@@ -8,7 +8,7 @@
 // score). The loss is (sigmoid(output) - target)^2, the target a blend of
 // the game's result and sigmoid(search score / scale).
 
-import { ACTIVATION_SCRELU, ACTIVATION_SCRELU_SQUARE_FIRST, NNUE_INPUTS, type Network, outputBucket } from '../eval/nnue/network.js';
+import { ACTIVATION_SCRELU, NNUE_INPUTS, type Network, maxOutputWeight, outputBucket } from '../eval/nnue/network.js';
 import { MAX_FEATURES, type PositionSet, activeRows } from './nnue-data.js';
 import { unitInterval, xorshift32 } from '../util/random.js';
 
@@ -230,7 +230,8 @@ export class ReferencePass implements PositionPass, GradientPass {
  * (clamped activation times weight) still fit. (x7: QB 91 instead of the
  * power of two 64 brought the test-set loss from 0.003038 to 0.003007.)
  * Activation 2 squares before it multiplies (network.ts) and allows weights
- * within ±4096: QB 1024 for any weight within WEIGHT_CLIP.
+ * within ±4095: QB 1024 for any weight within WEIGHT_CLIP. Both bounds are
+ * one inside maxOutputWeight, the kernel's own.
  */
 export function quantise(
   shape: Shape,
@@ -244,8 +245,8 @@ export function quantise(
   const l = layoutOf(shape);
   let maxW2 = 0;
   for (let i = l.w2; i < l.b2; i++) maxW2 = Math.max(maxW2, Math.abs(params[i]));
-  // Activation 2 squares before it multiplies, so its weights need not fit ±127.
-  const limit = activation === ACTIVATION_SCRELU_SQUARE_FIRST ? 4096 : 127;
+  // One inside the kernel's bound, as every shipped network was quantised.
+  const limit = maxOutputWeight(activation) - 1;
   const qb = Math.max(minQb, Math.min(1024, Math.floor(limit / maxW2)));
   const q = (x: number, f: number): number => Math.round(Math.max(-WEIGHT_CLIP, Math.min(WEIGHT_CLIP, x)) * f);
   const w1 = new Int16Array(NNUE_INPUTS * h);

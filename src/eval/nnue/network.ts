@@ -35,6 +35,15 @@ export const ACTIVATION_SCRELU = 1;
 export const ACTIVATION_SCRELU_SQUARE_FIRST = 2;
 const HEADER_BYTES = 64;
 
+/**
+ * The largest |output weight| the WebAssembly kernel runs exactly: 128 for
+ * activation 1 (it multiplies the clamped value, at most 255, by the weight
+ * in 16 bits), 4096 for activation 2 (its int32 lanes' sums).
+ */
+export function maxOutputWeight(activation: number): number {
+  return activation === ACTIVATION_SCRELU_SQUARE_FIRST ? 4096 : 128;
+}
+
 /** A quantised network. */
 export interface Network {
   hidden: number;

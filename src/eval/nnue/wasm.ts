@@ -4,7 +4,7 @@
 
 import type { Kernel } from './evaluator.js';
 import { KERNEL_WASM_BASE64 } from './kernel-wasm.js';
-import { ACTIVATION_SCRELU_SQUARE_FIRST, type Network, outputCentipawns } from './network.js';
+import { ACTIVATION_SCRELU_SQUARE_FIRST, type Network, maxOutputWeight, outputCentipawns } from './network.js';
 
 interface Exports {
   update(dst: number, src: number, a0: number, a1: number, s0: number, s1: number, na: number, ns: number, h: number): void;
@@ -42,7 +42,7 @@ function kernelModule(): WebAssembly.Module | null {
  */
 export function wasmKernelFits(net: Network): boolean {
   if (kernelModule() === null || net.hidden > 256 || net.hidden % 8 !== 0) return false;
-  const limit = net.activation === ACTIVATION_SCRELU_SQUARE_FIRST ? 4096 : 128;
+  const limit = maxOutputWeight(net.activation);
   for (let i = 0; i < net.w2.length; i++) if (net.w2[i] > limit || net.w2[i] < -limit) return false;
   return true;
 }
