@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { parsePgn } from '../src/board/pgn.js';
 import { positionals, requireFile } from './args.js';
+import { median } from './stats.js';
 
 interface Use {
   used: number[];
@@ -23,13 +24,6 @@ if (files.length === 0) {
   console.error('usage: clock-use.ts <games.pgn>...');
   process.exit(2);
 }
-
-const median = (xs: number[]): number => {
-  if (xs.length === 0) return Number.NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 const byEngine = new Map<string, Use>();
 let skipped = 0;

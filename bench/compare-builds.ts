@@ -15,6 +15,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { numberOption, positionals, requireFile } from './args.js';
+import { median } from './stats.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number): number => numberOption(args, name, fallback);
@@ -36,11 +37,6 @@ function bench(build: string): { nodes: number; nps: number } {
   const nps = Number(/Nodes\/second: (\d+)/.exec(out)?.[1]);
   return { nodes, nps };
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 const nps: number[][] = [[], []];
 const nodes = [0, 0];

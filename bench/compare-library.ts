@@ -12,6 +12,7 @@
 import { pathToFileURL } from 'node:url';
 import { BENCH_POSITIONS } from '../src/search/bench.js';
 import { numberOption, positionals, requireFile } from './args.js';
+import { median } from './stats.js';
 
 interface LibraryEngine {
   analyse(position: { fen: string }, limits: { depth: number }): Promise<{ nodes: number; timeMs: number }>;
@@ -44,11 +45,6 @@ async function run(i: number): Promise<number> {
   await engine.close();
   return Math.round((nodes * 1000) / Math.max(1, ms));
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 const ratios: number[] = [];
 for (let r = 0; r < rounds; r++) {

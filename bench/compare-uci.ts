@@ -15,6 +15,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { BENCH_POSITIONS } from '../src/search/bench.js';
 import { numberOption, positionals, requireFile } from './args.js';
+import { median } from './stats.js';
 
 const args = process.argv.slice(2);
 const builds = positionals(args);
@@ -62,11 +63,6 @@ async function run(build: string): Promise<{ nodes: number; ms: number }> {
   await new Promise((resolve) => child.on('exit', resolve));
   return { nodes, ms };
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 const ratios: number[] = [];
 const nps: [number[], number[]] = [[], []];
