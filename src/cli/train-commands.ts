@@ -1,13 +1,15 @@
 // Subcommands for the neural network: training data (`selfplay`,
-// `convert-pgn`) and training (`train`).
+// `convert-pgn`, `data-info`) and training (`train`).
 
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { type NetworkChoice, decodeNetwork } from '../eval/index.js';
 import { DEFAULT_SELFPLAY_SETTINGS, type SelfPlaySettings } from '../train/selfplay.js';
 import { convertPgn } from '../train/convert-pgn.js';
+import { type GameSource, readGameSource } from '../train/nnue-data.js';
 import { DEFAULT_TRAIN_SETTINGS, type TrainKernel, type TrainSettings, train } from '../train/nnue-train.js';
 import { runSelfPlay } from '../train/selfplay-run.js';
+import { summariseGames } from '../train/viriformat.js';
 
 /** Reads an integer option within [min, max], or exits with a one-line error. */
 function integer(
@@ -134,10 +136,40 @@ export function registerTrainCommands(program: Command): void {
       }
     });
 
+  program
+    .command('data-info')
+    .description('count the complete games, positions and bytes of viriformat files, as a data manifest records them')
+    .argument('<files...>', 'viriformat files (selfplay, convert-pgn); .xz and .gz files are read unpacked')
+    .option('--games <n>', 'count only the first n games of each file (the prefix that selfplay --games n remakes)')
+    .action((files: string[], opts: { games?: string }) => {
+      const first = opts.games === undefined ? undefined : integer(program, '--games', opts.games, 0, 0);
+      const total = { games: 0, positions: 0, bytes: 0 };
+      for (const file of files) {
+        let source: GameSource;
+        try {
+          source = readGameSource(file);
+        } catch (e) {
+          program.error(`error: cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`);
+        }
+        const all = source.index.offsets.length;
+        const s = summariseGames(source.index, first);
+        const notes: string[] = [];
+        if (first !== undefined && first > all) notes.push(`only ${all} games there`);
+        const torn = source.bytes.length - source.index.completeBytes;
+        if (torn > 0) notes.push(`then ${torn} bytes of a half-written game`);
+        const tail = notes.length > 0 ? ` (${notes.join('; ')})` : '';
+        process.stdout.write(`${file}: ${s.games} games, ${s.positions} positions, ${s.bytes} bytes${tail}\n`);
+        total.games += s.games;
+        total.positions += s.positions;
+        total.bytes += s.bytes;
+      }
+      if (files.length > 1) process.stdout.write(`total: ${total.games} games, ${total.positions} positions, ${total.bytes} bytes\n`);
+    });
+
   const t = DEFAULT_TRAIN_SETTINGS;
   program
     .command('train')
-    .description('train the network (768 -> 2xH -> 1) on viriformat games, and write it quantised with a loss chart')
+    .description('train the network (768 -> 2xH -> output buckets) on viriformat games, and write it quantised with a loss chart')
     .requiredOption('--data <files...>', 'viriformat files (selfplay, convert-pgn); .xz and .gz files are read unpacked')
     .option('--out-dir <dir>', 'where the network, its loss chart (.svg) and record (.json) go', 'nets')
     .option('--hidden <n>', 'neurons per perspective', String(t.hidden))

@@ -10,7 +10,7 @@ import { type NetworkChoice, applyNetworkChoice } from '../eval/index.js';
 import { startWorker, workerRole } from '../platform/node.js';
 import { Searcher } from '../search/search.js';
 import { type SelfPlaySettings, SelfPlayer } from './selfplay.js';
-import { RESULT_BLACK_WIN, RESULT_WHITE_WIN, indexGames } from './viriformat.js';
+import { RESULT_BLACK_WIN, RESULT_WHITE_WIN, indexGames, summariseGames } from './viriformat.js';
 
 const ROLE = 'selfplay-worker';
 /** Table size of each thread's searcher: ample for a few thousand nodes a move. */
@@ -50,10 +50,9 @@ function resume(out: string, log: (line: string) => void): { games: number; posi
     log(`${out}: cut off ${bytes.length - index.completeBytes} bytes of a half-written game at the end`);
     truncateSync(out, index.completeBytes);
   }
-  const positions = index.plies.reduce((a, b) => a + b, 0);
-  if (index.offsets.length > 0)
-    log(`${out}: ${index.offsets.length} games (${positions} positions) already there; resuming at game ${index.offsets.length}`);
-  return { games: index.offsets.length, positions };
+  const { games, positions } = summariseGames(index);
+  if (games > 0) log(`${out}: ${games} games (${positions} positions) already there; resuming at game ${games}`);
+  return { games, positions };
 }
 
 function clock(ms: number): string {

@@ -203,6 +203,24 @@ export function indexGames(bytes: Uint8Array): GameIndex {
   return { offsets, plies, completeBytes: at };
 }
 
+/** The size of a file's first complete games: what a data manifest records. */
+export interface GamesSummary {
+  games: number;
+  /** Recorded positions: one per ply. */
+  positions: number;
+  /** Bytes up to the end of the last game counted. */
+  bytes: number;
+}
+
+/** Counts the first `firstGames` complete games of an index (all of them by default). */
+export function summariseGames(index: GameIndex, firstGames = index.offsets.length): GamesSummary {
+  const games = Math.min(Math.max(0, firstGames), index.offsets.length);
+  let positions = 0;
+  for (let g = 0; g < games; g++) positions += index.plies[g];
+  const bytes = games < index.offsets.length ? index.offsets[games] : index.completeBytes;
+  return { games, positions, bytes };
+}
+
 /** One game read back: its start, result, and per ply the packed move and White's score. */
 export interface DecodedGame {
   fen: string;

@@ -41,6 +41,17 @@ describe('kestrel selfplay', () => {
     // Cut the file in the middle of its third game, then ask for four again.
     const resumed = join(dir, 'resumed.vf');
     writeFileSync(resumed, bytes.subarray(0, index.offsets[2] + 40));
+    // data-info counts what a manifest records: the complete games, then the torn tail.
+    const firstTwo = index.plies[0] + index.plies[1];
+    const info = (...args: string[]): string =>
+      spawnSync(process.execPath, [KESTREL, 'data-info', ...args], { encoding: 'utf8', timeout: 60_000 }).stdout;
+    expect(info(resumed)).toBe(
+      `${resumed}: 2 games, ${firstTwo} positions, ${index.offsets[2]} bytes (then 40 bytes of a half-written game)\n`,
+    );
+    expect(info(one, '--games', '2')).toBe(`${one}: 2 games, ${firstTwo} positions, ${index.offsets[2]} bytes\n`);
+    expect(info(one, resumed).split('\n')[2]).toBe(
+      `total: 6 games, ${2 * firstTwo + index.plies[2] + index.plies[3]} positions, ${bytes.length + index.offsets[2]} bytes`,
+    );
     const r3 = selfplay(resumed, '--games', '4');
     expect(r3.stderr).toMatch(/cut off \d+ bytes of a half-written game/);
     expect(r3.stderr).toMatch(/2 games \(\d+ positions\) already there; resuming at game 2/);
