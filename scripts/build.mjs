@@ -36,7 +36,21 @@ const browserPlatform = {
   },
 };
 
-const common = { bundle: true, logLevel: 'warning', legalComments: 'none' };
+/** The commit being built (src/util/build.ts), marked when src/ or the lockfile has uncommitted changes; '' outside git. */
+function gitCommit() {
+  const git = (...args) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' });
+  const head = git('rev-parse', '--short=7', 'HEAD');
+  if (head.status !== 0) return '';
+  const dirty = git('status', '--porcelain', '--', 'src', 'package-lock.json').stdout.trim() !== '';
+  return `${head.stdout.trim()}${dirty ? '-modified' : ''}`;
+}
+
+const common = {
+  bundle: true,
+  logLevel: 'warning',
+  legalComments: 'none',
+  define: { KESTREL_COMMIT: JSON.stringify(gitCommit()) },
+};
 /** Bundles that use commander (CommonJS) inside an ES module need a require. */
 const nodeRequire = 'import { createRequire as __kestrelRequire } from "node:module"; const require = __kestrelRequire(import.meta.url);';
 /**
@@ -51,7 +65,7 @@ const nodeRequire = 'import { createRequire as __kestrelRequire } from "node:mod
 const oneFunctionModule = {
   format: 'iife',
   banner: { js: `${nodeRequire} const __kestrelModuleUrl = import.meta.url;` },
-  define: { 'import.meta.url': '__kestrelModuleUrl' },
+  define: { ...common.define, 'import.meta.url': '__kestrelModuleUrl' },
 };
 
 async function buildSea() {
@@ -63,7 +77,7 @@ async function buildSea() {
     format: 'cjs',
     target: 'node20',
     // import.meta.url is not used in the executable (workers and the book are embedded); say so to esbuild.
-    define: { 'import.meta.url': 'undefined' },
+    define: { ...common.define, 'import.meta.url': 'undefined' },
   });
 }
 
@@ -132,7 +146,7 @@ async function buildScript(out, evalFile, tune) {
     loader: { '.bin': 'base64' },
     banner: { js: '#!/usr/bin/env node' },
     // Workers start from the script's text (script-setup.ts), the book is inside: import.meta.url names nothing.
-    define: { 'import.meta.url': '"kestrel.cjs"' },
+    define: { ...common.define, 'import.meta.url': '"kestrel.cjs"' },
     plugins: [...(evalFile === undefined ? [] : [networkFrom(evalFile)]), ...(tune ? [tunableParams()] : [])],
   });
   chmodSync(out, 0o755);
@@ -157,7 +171,7 @@ async function buildAll() {
       target: 'node20',
       // The library must stay a plain ES module (it has exports): its search
       // workers run worker.js, the engine in one function like dist/kestrel.js.
-      define: { KESTREL_WORKER_FILE: '"./worker.js"' },
+      define: { ...common.define, KESTREL_WORKER_FILE: '"./worker.js"' },
     }),
     build({
       ...common,
@@ -185,7 +199,7 @@ async function buildAll() {
       target: 'es2022',
       plugins: [browserPlatform],
       // Workers in a browser start from the worker script itself (self.location), never from import.meta.url.
-      define: { 'import.meta.url': '""' },
+      define: { ...common.define, 'import.meta.url': '""' },
     }),
   ]);
   buildTypes();

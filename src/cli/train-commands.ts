@@ -4,9 +4,21 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { type NetworkChoice, decodeNetwork } from '../eval/index.js';
-import { DEFAULT_SELFPLAY_SETTINGS, type SelfPlaySettings } from '../train/selfplay.js';
+import { CHUNK_SUFFIX } from '../train/chunk.js';
 import { convertPgn } from '../train/convert-pgn.js';
-import { type GameSource, readGameSource } from '../train/nnue-data.js';
+import { type GameSource, expandDataPaths, readGameSource } from '../train/nnue-data.js';
+import { DEFAULT_SELFPLAY_SETTINGS, type SelfPlaySettings, settingsText } from '../train/selfplay.js';
+import {
+  MANIFEST,
+  type RunKey,
+  addChunk,
+  isStore,
+  readManifest,
+  runChunkPath,
+  runRows,
+  storeSummary,
+  verifyStore,
+} from '../train/store.js';
 import { DEFAULT_TRAIN_SETTINGS, type TrainKernel, type TrainSettings, train } from '../train/nnue-train.js';
 import { runSelfPlay } from '../train/selfplay-run.js';
 import { summariseGames } from '../train/viriformat.js';
@@ -56,6 +68,8 @@ interface SelfPlayOptions {
   book?: string;
   maxOpeningScore?: string;
   network?: string;
+  store?: string;
+  chunkMinutes?: string;
 }
 
 export function registerTrainCommands(program: Command): void {
@@ -80,6 +94,11 @@ export function registerTrainCommands(program: Command): void {
       '--network <file>',
       "evaluate with this network file, 'built-in', or 'none' (the hand-crafted evaluation); default: as the engine",
     )
+    .option(
+      '--store <dir>',
+      "a data store (the repository's data/): start from its games of this network, seed and settings, and add the new games to it as chunks",
+    )
+    .option('--chunk-minutes <m>', 'with --store: write a chunk of the new games this often, and when the run ends', '60')
     .action(async (opts: SelfPlayOptions) => {
       const settings: SelfPlaySettings = {
         ...d,
@@ -108,16 +127,24 @@ export function registerTrainCommands(program: Command): void {
           program.error(`error: cannot use the network ${opts.network}: ${e instanceof Error ? e.message : String(e)}`);
         }
       }
-      const done = await runSelfPlay({
-        network,
-        out: opts.out,
-        threads: integer(program, '--threads', opts.threads, 1, 1, 64),
-        seed: integer(program, '--seed', opts.seed, 1, 0, 0xffffffff),
-        games,
-        positions,
-        hours,
-        settings,
-      });
+      if (opts.store !== undefined && !isStore(opts.store)) program.error(`error: no data store at ${opts.store} (no ${MANIFEST} there)`);
+      let done: { games: number; positions: number };
+      try {
+        done = await runSelfPlay({
+          network,
+          out: opts.out,
+          threads: integer(program, '--threads', opts.threads, 1, 1, 64),
+          seed: integer(program, '--seed', opts.seed, 1, 0, 0xffffffff),
+          games,
+          positions,
+          hours,
+          settings,
+          store: opts.store,
+          chunkMinutes: integer(program, '--chunk-minutes', opts.chunkMinutes, 60, 1),
+        });
+      } catch (e) {
+        program.error(`error: ${e instanceof Error ? e.message : String(e)}`);
+      }
       process.stderr.write(`${done.games} games, ${done.positions} positions written to ${opts.out}\n`);
     });
 
@@ -139,17 +166,39 @@ export function registerTrainCommands(program: Command): void {
   program
     .command('data-info')
     .description('count the complete games, positions and bytes of viriformat files, as a data manifest records them')
-    .argument('<files...>', 'viriformat files (selfplay, convert-pgn); .xz and .gz files are read unpacked')
+    .argument(
+      '<paths...>',
+      "viriformat files (selfplay, convert-pgn), the data store's chunks (.vfc) or a data store (a folder); .xz and .gz files are read unpacked",
+    )
     .option('--games <n>', 'count only the first n games of each file (the prefix that selfplay --games n remakes)')
-    .action((files: string[], opts: { games?: string }) => {
+    .option('--verify', 'check every chunk of a data store against its manifest row (games, positions, bytes, sha256)')
+    .action((paths: string[], opts: { games?: string; verify?: boolean }) => {
       const first = opts.games === undefined ? undefined : integer(program, '--games', opts.games, 0, 0);
       const total = { games: 0, positions: 0, bytes: 0 };
-      for (const file of files) {
+      let files = 0;
+      let problems = 0;
+      for (const path of paths) {
+        if (isStore(path)) {
+          try {
+            if (opts.verify) {
+              const found = verifyStore(path, (line) => process.stdout.write(`${line}\n`));
+              for (const p of found) process.stdout.write(`PROBLEM: ${p}\n`);
+              process.stdout.write(
+                `${path}: ${found.length === 0 ? 'every chunk agrees with the manifest' : `${found.length} problems`}\n`,
+              );
+              problems += found.length;
+            } else for (const line of storeSummary(path)) process.stdout.write(`${path}: ${line}\n`);
+          } catch (e) {
+            program.error(`error: ${e instanceof Error ? e.message : String(e)}`);
+          }
+          continue;
+        }
+        if (opts.verify) program.error(`error: --verify checks a data store (a folder with a ${MANIFEST}); ${path} is not one`);
         let source: GameSource;
         try {
-          source = readGameSource(file);
+          source = readGameSource(path);
         } catch (e) {
-          program.error(`error: cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`);
+          program.error(`error: cannot read ${path}: ${e instanceof Error ? e.message : String(e)}`);
         }
         const all = source.index.offsets.length;
         const s = summariseGames(source.index, first);
@@ -158,19 +207,98 @@ export function registerTrainCommands(program: Command): void {
         const torn = source.bytes.length - source.index.completeBytes;
         if (torn > 0) notes.push(`then ${torn} bytes of a half-written game`);
         const tail = notes.length > 0 ? ` (${notes.join('; ')})` : '';
-        process.stdout.write(`${file}: ${s.games} games, ${s.positions} positions, ${s.bytes} bytes${tail}\n`);
+        process.stdout.write(`${path}: ${s.games} games, ${s.positions} positions, ${s.bytes} bytes${tail}\n`);
         total.games += s.games;
         total.positions += s.positions;
         total.bytes += s.bytes;
+        files++;
       }
-      if (files.length > 1) process.stdout.write(`total: ${total.games} games, ${total.positions} positions, ${total.bytes} bytes\n`);
+      if (files > 1) process.stdout.write(`total: ${total.games} games, ${total.positions} positions, ${total.bytes} bytes\n`);
+      if (problems > 0) process.exitCode = 1;
+    });
+
+  program
+    .command('data-add')
+    .description(
+      'add games of a viriformat file to a data store as a new chunk, with its manifest row (self-play with --store does this itself)',
+    )
+    .argument('<file>', 'viriformat file (.xz and .gz read unpacked)')
+    .requiredOption('--store <dir>', "the data store (the repository's data/)")
+    .requiredOption('--network <name>', "the network that played the games: kestrel-<hash>, or 'hce' for the hand-crafted evaluation")
+    .requiredOption('--bundle <commit>', 'the commit of the bundle that played them')
+    .option('--seed <n>', "self-play's run seed: the settings are then self-play's, from the options below")
+    .option('--soft-nodes <n>', 'with --seed: as selfplay', String(d.softNodes))
+    .option('--hard-nodes <n>', 'with --seed: as selfplay', String(d.hardNodes))
+    .option('--random-plies <n>', 'with --seed: as selfplay', String(d.randomPlies))
+    .option('--max-opening-score <cp>', 'with --seed: as selfplay', String(d.maxOpeningScore))
+    .option('--settings <text>', 'without --seed: how the games were played, in a few words')
+    .option('--from-game <n>', "the file's first game to add (default: with --seed, the first the store lacks; else 0)")
+    .option('--games <n>', "add only up to the file's first n games")
+    .option('--file <path>', "the chunk's path inside the store (default with --seed: <network>-s<seed>/<first>-<last>.vfc)")
+    .option('--held-out', 'a test file no network is trained on (the manifest\'s "Held out" table)')
+    .action((file: string, o: Record<string, string | undefined> & { heldOut?: boolean }) => {
+      const store = o.store!;
+      if (!isStore(store)) program.error(`error: no data store at ${store} (no ${MANIFEST} there)`);
+      if (!/^(hce|kestrel-[0-9a-f]{12})$/.test(o.network!))
+        program.error(`error: --network must be kestrel-<12 hex digits> or hce, got '${o.network}'`);
+      let seed = '-';
+      let settings = o.settings;
+      if (o.seed !== undefined) {
+        seed = String(integer(program, '--seed', o.seed, 0, 0, 0xffffffff));
+        settings = settingsText({
+          ...d,
+          softNodes: integer(program, '--soft-nodes', o.softNodes, d.softNodes, 1),
+          hardNodes: integer(program, '--hard-nodes', o.hardNodes, d.hardNodes, 1),
+          randomPlies: integer(program, '--random-plies', o.randomPlies, d.randomPlies, 0, 100),
+          maxOpeningScore: integer(program, '--max-opening-score', o.maxOpeningScore, d.maxOpeningScore, 0),
+        });
+      } else if (settings === undefined || settings.includes('|'))
+        program.error('error: without --seed, say how the games were played: --settings <text> (no |)');
+      let source: GameSource;
+      try {
+        source = readGameSource(file);
+      } catch (e) {
+        program.error(`error: cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      const run: RunKey = { network: o.network!, seed, settings: settings! };
+      let from = 0;
+      try {
+        if (o.fromGame !== undefined) from = integer(program, '--from-game', o.fromGame, 0, 0);
+        else if (seed !== '-' && !o.heldOut) from = runRows(readManifest(store), run).reduce((n, r) => n + r.games, 0);
+      } catch (e) {
+        program.error(`error: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      const { offsets, completeBytes } = source.index;
+      const to = o.games === undefined ? offsets.length : integer(program, '--games', o.games, 1, 1, offsets.length);
+      if (from >= to) program.error(`error: no games to add: the file has ${offsets.length}, the chunk would start at game ${from}`);
+      let name = o.file;
+      if (name === undefined) {
+        if (seed === '-') program.error('error: without --seed, name the chunk: --file <path inside the store>');
+        name = runChunkPath(run, from, to - from);
+      }
+      if (!name.endsWith(CHUNK_SUFFIX)) program.error(`error: a chunk's name ends in ${CHUNK_SUFFIX}`);
+      const end = to < offsets.length ? offsets[to] : completeBytes;
+      try {
+        const row = addChunk(store, source.bytes.subarray(offsets[from], end), { ...run, bundle: o.bundle!, first: from }, name, o.heldOut);
+        process.stdout.write(
+          `row ${row.id}: ${row.file}, games ${row.first}-${row.first + row.games - 1}, ${row.positions} positions, ${row.bytes} bytes packed to ${row.packed}\n`,
+        );
+      } catch (e) {
+        program.error(`error: ${e instanceof Error ? e.message : String(e)}`);
+      }
     });
 
   const t = DEFAULT_TRAIN_SETTINGS;
   program
     .command('train')
     .description('train the network (768 -> 2xH -> output buckets) on viriformat games, and write it quantised with a loss chart')
-    .requiredOption('--data <files...>', 'viriformat files (selfplay, convert-pgn); .xz and .gz files are read unpacked')
+    .requiredOption(
+      '--data <paths...>',
+      "viriformat files (selfplay, convert-pgn; .xz and .gz read unpacked), chunks (.vfc), or a data store (a folder): its training chunks in the manifest's order",
+    )
+    .option('--rows <list>', "from a data store, only these manifest rows (such as '1-12,15')")
+    .option('--seeds <list>', 'from a data store, only the chunks of these seeds (comma-separated)')
+    .option('--networks <list>', 'from a data store, only the chunks played by these networks (comma-separated names)')
     .option('--out-dir <dir>', 'where the network, its loss chart (.svg) and record (.json) go', 'nets')
     .option('--hidden <n>', 'neurons per perspective', String(t.hidden))
     .option('--buckets <n>', 'output buckets by piece count', String(t.buckets))
@@ -199,9 +327,16 @@ export function registerTrainCommands(program: Command): void {
       if (o.kernel !== 'wasm' && o.kernel !== 'ts') program.error(`error: --kernel must be 'wasm' or 'ts', got '${o.kernel}'`);
       const hidden = num('hidden', o.hidden, 8, 4096, true);
       if (hidden % 8 !== 0) program.error('error: --hidden must be a multiple of 8');
+      let data: string[] = [];
+      try {
+        data = expandDataPaths(o.data, { rows: o.rows, seeds: o.seeds?.split(','), networks: o.networks?.split(',') });
+      } catch (e) {
+        program.error(`error: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      if (data.length === 0) program.error('error: no data files selected');
       const settings: TrainSettings = {
         ...t,
-        data: o.data,
+        data,
         outDir: o.outDir,
         hidden,
         buckets: num('buckets', o.buckets, 1, 16, true),

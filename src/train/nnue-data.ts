@@ -15,7 +15,14 @@ import { Position } from '../board/position.js';
 import { WHITE } from '../board/types.js';
 import { inputIndex } from '../eval/nnue/network.js';
 import { isNoisy } from '../search/history.js';
+import { CHUNK_SUFFIX, unpackChunk } from './chunk.js';
+import { type StoreSelection, isStore, storeFiles } from './store.js';
 import { type GameIndex, decodeGame, indexGames, unpackMove } from './viriformat.js';
+
+/** The data files of paths: a data store (a folder with a manifest) stands for its selected training chunks, in order. */
+export function expandDataPaths(paths: readonly string[], selection: StoreSelection = {}): string[] {
+  return paths.flatMap((p) => (isStore(p) ? storeFiles(p, selection) : [p]));
+}
 
 export const MAX_FEATURES = 32;
 
@@ -124,11 +131,12 @@ export function readGameSource(file: string): GameSource {
 const MAX_UNPACKED_BYTES = 2 ** 31;
 
 /**
- * A data file's bytes: `.xz` files (as the project's store keeps them) are
- * unpacked by the system's `xz`, `.gz` files by Node.js; others are read as
- * they are.
+ * A data file's bytes: the data store's chunks (`.vfc`) are unpacked by
+ * chunk.ts, `.gz` files by Node.js, `.xz` files by the system's `xz`;
+ * others are read as they are.
  */
-export function readDataFile(file: string): Buffer {
+export function readDataFile(file: string): Uint8Array {
+  if (file.endsWith(CHUNK_SUFFIX)) return unpackChunk(readFileSync(file));
   if (file.endsWith('.gz')) return gunzipSync(readFileSync(file));
   if (!file.endsWith('.xz')) return readFileSync(file);
   accessSync(file); // a missing file fails here, with its name

@@ -3,13 +3,21 @@
 // games are written in index order, so the file holds games 0..n-1 of the
 // run seed: a run that is interrupted (a half-written last game is cut off
 // when the next run opens the file) resumes at game n.
+//
+// With a data store (store.ts), the run starts from the store's games of
+// the same network, seed and settings when the file holds fewer, and every
+// chunkMinutes, and when it ends, the games written since the store's last
+// chunk become a new chunk of the store.
 
-import { closeSync, existsSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, openSync, readFileSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { type Worker, parentPort, workerData } from 'node:worker_threads';
-import { type NetworkChoice, applyNetworkChoice } from '../eval/index.js';
+import { type NetworkChoice, USE_NNUE_DEFAULT, applyNetworkChoice, embeddedNetwork } from '../eval/index.js';
 import { startWorker, workerRole } from '../platform/node.js';
 import { Searcher } from '../search/search.js';
-import { type SelfPlaySettings, SelfPlayer } from './selfplay.js';
+import { buildCommit } from '../util/build.js';
+import { type SelfPlaySettings, SelfPlayer, settingsText } from './selfplay.js';
+import { type RunKey, addChunk, readManifest, restoreRun, runChunkPath, runRows } from './store.js';
 import { RESULT_BLACK_WIN, RESULT_WHITE_WIN, indexGames, summariseGames } from './viriformat.js';
 
 const ROLE = 'selfplay-worker';
@@ -29,6 +37,43 @@ export interface SelfPlayRun {
   settings: SelfPlaySettings;
   /** The evaluation the games are played with; absent: the engine's default. */
   network?: NetworkChoice;
+  /** A data store to resume from and to write chunks to, every chunkMinutes and at the end. */
+  store?: string;
+  chunkMinutes?: number;
+}
+
+/** The network's name as the data store records it: 'hce' for the hand-crafted evaluation. */
+function networkLabel(choice: NetworkChoice | undefined): string {
+  const use = choice?.use ?? USE_NNUE_DEFAULT;
+  if (!use) return 'hce';
+  if (choice?.bytes) return `kestrel-${createHash('sha256').update(choice.bytes).digest('hex').slice(0, 12)}`;
+  return embeddedNetwork().name.replace(/\.nnue$/, '');
+}
+
+/**
+ * Brings the file up to the store's games of the run (the store is
+ * authoritative: a file that holds fewer games is made again from it; one
+ * that holds as many or more must agree with it). Returns the store's games.
+ */
+function syncWithStore(out: string, store: string, run: RunKey, log: (line: string) => void): number {
+  const rows = runRows(readManifest(store), run);
+  const stored = rows.reduce((n, r) => n + r.games, 0);
+  if (stored === 0) return 0;
+  const bytes = existsSync(out) ? readFileSync(out) : Buffer.alloc(0);
+  const index = indexGames(bytes);
+  if (index.offsets.length < stored) {
+    writeFileSync(out, restoreRun(store, run));
+    log(`${out}: made from the store's ${rows.length} chunks of seed ${run.seed} (games 0-${stored - 1})`);
+    return stored;
+  }
+  let at = 0;
+  for (const r of rows) {
+    const part = bytes.subarray(at, at + r.bytes);
+    if (createHash('sha256').update(part).digest('hex') !== r.sha256)
+      throw new Error(`${out} differs from the store's ${r.file}: another run's file? (move it away to start from the store)`);
+    at += r.bytes;
+  }
+  return stored;
 }
 
 interface WorkerInput {
@@ -70,6 +115,8 @@ export function runSelfPlay(
     if (!process.stderr.isTTY) log(line);
     else process.stderr.write(`\r${line}\x1b[K${final ? '\n' : ''}`);
   };
+  const key: RunKey = { network: networkLabel(run.network), seed: String(run.seed), settings: settingsText(run.settings) };
+  let chunked = run.store === undefined ? 0 : syncWithStore(run.out, run.store, key, log);
   const before = resume(run.out, log);
   const fd = openSync(run.out, 'a');
   const started = performance.now();
@@ -81,6 +128,28 @@ export function runSelfPlay(
   const pending = new Map<number, { bytes: Uint8Array; plies: number; result: number }>();
   let stopping = false;
   let lastProgress = 0;
+  let lastChunk = started;
+
+  /** The games written since the store's last chunk become a new chunk (a failure is logged, and the games wait for the next). */
+  const chunk = (): void => {
+    lastChunk = performance.now();
+    if (run.store === undefined || nextWrite <= chunked) return;
+    try {
+      const bytes = readFileSync(run.out);
+      const index = indexGames(bytes);
+      const end = nextWrite < index.offsets.length ? index.offsets[nextWrite] : index.completeBytes;
+      const games = nextWrite - chunked;
+      const file = runChunkPath(key, chunked, games);
+      const row = addChunk(run.store, bytes.subarray(index.offsets[chunked], end), { ...key, bundle: buildCommit(), first: chunked }, file);
+      chunked = nextWrite;
+      log(
+        `store: row ${row.id}, ${file}: games ${row.first}-${row.first + row.games - 1}, ${row.positions} positions, ${row.packed} bytes`,
+      );
+    } catch (e) {
+      log(`store: no chunk written: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+  const chunkMs = (run.chunkMinutes ?? 60) * 60_000;
 
   const enough = (): boolean =>
     stopping ||
@@ -116,6 +185,7 @@ export function runSelfPlay(
       closeSync(fd);
       process.off('SIGINT', onSignal);
       progress(true);
+      if (error === undefined) chunk();
       if (error !== undefined) reject(error);
       else resolve({ games: nextWrite - before.games, positions: positions - before.positions });
     };
@@ -162,6 +232,7 @@ export function runSelfPlay(
           results[g.result]++;
         }
         progress(false);
+        if (run.store !== undefined && performance.now() - lastChunk >= chunkMs) chunk();
         dispatch(worker);
       });
       dispatch(worker);

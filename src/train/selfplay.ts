@@ -53,6 +53,20 @@ export const DEFAULT_SELFPLAY_SETTINGS: SelfPlaySettings = {
   maxPlies: 600,
 };
 
+/**
+ * The settings a run is known by in the data store's manifest: the ones the
+ * command line sets (a book by a hash of its positions).
+ */
+export function settingsText(s: SelfPlaySettings): string {
+  let text = `soft ${s.softNodes}, hard ${s.hardNodes}, ${s.randomPlies} random plies, openings within ${s.maxOpeningScore} cp`;
+  if (s.book.length > 0) {
+    let h = 0x811c9dc5; // FNV-1a over the book's positions
+    for (const c of s.book.join('\n')) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193);
+    text += `, book ${s.book.length} positions (fnv ${(h >>> 0).toString(16).padStart(8, '0')})`;
+  }
+  return text;
+}
+
 /** A finished game: viriformat bytes, plies recorded and the result (viriformat's 0/1/2). */
 export interface PlayedGame {
   bytes: Uint8Array;

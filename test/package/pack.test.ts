@@ -55,7 +55,7 @@ describe.skipIf(typeof packed === 'string')('the npm package', () => {
     ]) {
       expect(files).toContain(file);
     }
-    expect(files.filter((f) => /^(src|test|bench|web|scripts|node_modules|dist\/(exe|sea))\//.test(f))).toEqual([]);
+    expect(files.filter((f) => /^(src|test|bench|web|scripts|data|node_modules|dist\/(exe|sea))\//.test(f))).toEqual([]);
   });
 
   it('installs into an empty project, where Engine imports, searches and has types', () => {

@@ -88,7 +88,7 @@ describe('readDataFile', () => {
 
   it('reads .gz files unpacked', () => {
     writeFileSync(`${file}.gz`, gzipSync(bytes));
-    expect(readDataFile(`${file}.gz`).equals(bytes)).toBe(true);
+    expect(Buffer.from(readDataFile(`${file}.gz`)).equals(bytes)).toBe(true);
   });
 
   it('reads .xz files unpacked (where the xz program is installed)', () => {
@@ -97,7 +97,7 @@ describe('readDataFile', () => {
     } catch {
       return; // no xz here: readDataFile says so in its error
     }
-    expect(readDataFile(`${file}.xz`).equals(bytes)).toBe(true);
+    expect(Buffer.from(readDataFile(`${file}.xz`)).equals(bytes)).toBe(true);
   });
 
   it('names a missing file', () => {

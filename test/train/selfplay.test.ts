@@ -12,6 +12,7 @@ import { gameOutcome } from '../../src/board/rules.js';
 import { Searcher } from '../../src/search/search.js';
 import { DEFAULT_SELFPLAY_SETTINGS, SelfPlayer } from '../../src/train/selfplay.js';
 import { RESULT_DRAW, RESULT_WHITE_WIN, decodeGame, indexGames, unpackMove } from '../../src/train/viriformat.js';
+import { emptyStore } from './fixtures.js';
 
 const KESTREL = fileURLToPath(new URL('../../dist/kestrel.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'kestrel-selfplay-'));
@@ -69,6 +70,39 @@ describe('kestrel selfplay', () => {
       if (end !== null) expect(end.result === '1-0' ? 2 : end.result === '0-1' ? 0 : 1).toBe(game.result);
     }
   }, 120_000);
+
+  it('resumes a seed from the data store alone, and adds its new games to it as chunks', () => {
+    const one = join(dir, 'store-ref.vf');
+    expect(selfplay(one, '--games', '4').status).toBe(0);
+    const store = emptyStore(mkdtempSync(join(dir, 'store-')));
+    const first = join(dir, 'store-a.vf');
+    const r1 = selfplay(first, '--games', '2', '--store', store, '--network', 'none');
+    expect(r1.stderr).toMatch(/store: row 1, hce-s42\/0000000-0000001\.vfc: games 0-1/);
+    // A new machine: no local file, only the store.
+    const second = join(dir, 'store-b.vf');
+    const r2 = selfplay(second, '--games', '4', '--store', store, '--network', 'none');
+    expect(r2.stderr).toMatch(/made from the store's 1 chunks of seed 42 \(games 0-1\)/);
+    expect(r2.stderr).toMatch(/resuming at game 2/);
+    expect(r2.stderr).toMatch(/store: row 2, hce-s42\/0000002-0000003\.vfc: games 2-3/);
+    const none = join(dir, 'store-hce.vf');
+    expect(selfplay(none, '--games', '4', '--network', 'none').status).toBe(0);
+    expect(readFileSync(second).equals(readFileSync(none))).toBe(true);
+    // The built-in network's games are another run: the store has none of them yet.
+    const r3 = selfplay(join(dir, 'store-c.vf'), '--games', '1', '--store', store, '--chunk-minutes', '1');
+    expect(r3.stderr).toMatch(/store: row 3, [0-9a-f]{8}-s42\/0000000-0000000\.vfc/);
+    expect(
+      readFileSync(one)
+        .subarray(0, indexGames(readFileSync(one)).offsets[1])
+        .equals(readFileSync(join(dir, 'store-c.vf'))),
+    ).toBe(true);
+    // A file of another run is refused rather than mixed in.
+    const r4 = selfplay(one, '--games', '5', '--store', store, '--network', 'none');
+    expect(r4.status).not.toBe(0);
+    expect(r4.stderr).toMatch(/differs from the store's hce-s42\/0000000-0000001\.vfc/);
+    const info = spawnSync(process.execPath, [KESTREL, 'data-info', '--verify', store], { encoding: 'utf8', timeout: 60_000 });
+    expect(info.stdout).toMatch(/every chunk agrees with the manifest/);
+    expect(info.status).toBe(0);
+  }, 180_000);
 
   it('says when to stop is missing, and refuses bad numbers', () => {
     const out = join(dir, 'x.vf');

@@ -1,0 +1,77 @@
+// The data store: chunks added with their manifest rows, read back in order,
+// resumed by run, and checked.
+
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readDataFile } from '../../src/train/nnue-data.js';
+import { addChunk, readManifest, restoreRun, runChunkPath, storeFiles, verifyStore } from '../../src/train/store.js';
+import { indexGames } from '../../src/train/viriformat.js';
+import { emptyStore, randomGames } from './fixtures.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'kestrel-store-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the data store', () => {
+  const store = emptyStore(dir);
+  const run = { network: 'kestrel-0123456789ab', seed: '7', settings: 'soft 300, hard 1000, 8 random plies, openings within 200 cp' };
+  const games = randomGames(9, 21);
+  const index = indexGames(games);
+  const slice = (a: number, b: number): Uint8Array => games.subarray(index.offsets[a], b < 9 ? index.offsets[b] : games.length);
+
+  it('adds chunks with their rows, in order, and gives a run back whole', () => {
+    const r1 = addChunk(store, slice(0, 4), { ...run, bundle: 'abc1234', first: 0 }, runChunkPath(run, 0, 4));
+    expect(r1).toMatchObject({ id: '1', file: '01234567-s7/0000000-0000003.vfc', games: 4, first: 0 });
+    const other = addChunk(
+      store,
+      randomGames(2, 4),
+      { network: 'hce', bundle: 'def5678', seed: '-', settings: 'by hand', first: 0 },
+      'x/other.vfc',
+    );
+    expect(other.id).toBe('2');
+    // A run's next chunk must start where its last one ends.
+    expect(() => addChunk(store, slice(5, 9), { ...run, bundle: 'abc1234', first: 5 }, runChunkPath(run, 5, 4))).toThrow(
+      /starts at game 4/,
+    );
+    addChunk(store, slice(4, 9), { ...run, bundle: 'abc1234', first: 4 }, runChunkPath(run, 4, 5));
+    addChunk(store, randomGames(1, 8), { ...run, bundle: 'abc1234', first: 0 }, 'held-out/t.vfc', true);
+    expect(() => addChunk(store, slice(0, 1), { ...run, bundle: 'x', first: 0 }, 'x/other.vfc')).toThrow(/already has a row/);
+
+    const manifest = readManifest(store);
+    expect(manifest.training.map((r) => r.id)).toEqual(['1', '2', '3']);
+    expect(manifest.heldOut.map((r) => r.id)).toEqual(['t1']);
+    expect(Buffer.from(restoreRun(store, run)).equals(games)).toBe(true);
+    expect(storeFiles(store)).toEqual(manifest.training.map((r) => join(store, r.file)));
+    expect(storeFiles(store, { seeds: ['7'] }).length).toBe(2);
+    expect(storeFiles(store, { networks: ['hce'] })).toEqual([join(store, 'x/other.vfc')]);
+    expect(storeFiles(store, { rows: '2-3' }).length).toBe(2);
+    expect(() => storeFiles(store, { rows: 'two' })).toThrow(/not a row number/);
+    expect(Buffer.from(readDataFile(join(store, 'x/other.vfc'))).equals(randomGames(2, 4))).toBe(true);
+    expect(verifyStore(store, () => {})).toEqual([]);
+  });
+
+  it('finds a damaged chunk, a chunk without a row and a gap in a run', () => {
+    const path = join(store, 'x/other.vfc');
+    const good = readFileSync(path);
+    writeFileSync(path, packAnother());
+    writeFileSync(join(store, 'x/stray.vfc'), good);
+    const manifest = readFileSync(join(store, 'README.md'), 'utf8');
+    writeFileSync(join(store, 'README.md'), manifest.replace(/\n\| 1 \|[^\n]*/, ''));
+    const problems = verifyStore(store, () => {});
+    expect(problems.some((p) => p.startsWith('x/other.vfc: '))).toBe(true);
+    expect(problems).toContain('x/stray.vfc: a chunk with no row in the manifest');
+    expect(problems.some((p) => /do not follow on/.test(p))).toBe(true);
+  });
+});
+
+function packAnother(): Uint8Array {
+  const other = mkdtempSync(join(tmpdir(), 'kestrel-store-'));
+  try {
+    emptyStore(other);
+    addChunk(other, randomGames(2, 5), { network: 'hce', bundle: 'x', seed: '-', settings: 'y', first: 0 }, 'a.vfc');
+    return readFileSync(join(other, 'a.vfc'));
+  } finally {
+    rmSync(other, { recursive: true, force: true });
+  }
+}
