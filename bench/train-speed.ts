@@ -17,15 +17,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateMoves } from '../src/board/movegen.js';
 import { Position } from '../src/board/position.js';
-import { MAX_MOVES, WHITE } from '../src/board/types.js';
-import { inputIndex } from '../src/eval/nnue/network.js';
+import { MAX_MOVES } from '../src/board/types.js';
 import {
   DEFAULT_FILTER,
   type LoadedData,
-  MAX_FEATURES,
   type PositionSet,
   allocatePositions,
   loadPositions,
+  putPosition,
+  storedOf,
 } from '../src/train/nnue-data.js';
 import { DEFAULT_TRAIN_SETTINGS, type TrainKernel, train } from '../src/train/nnue-train.js';
 import { xorshift32 } from '../src/util/random.js';
@@ -54,34 +54,22 @@ function randomPositions(n: number): PositionSet {
       const k = generateMoves(pos, moves, 0, false);
       if (k === 0) break;
       pos.makeMove(moves[next(k)]);
-      let f = 0;
-      for (let sq = 0; sq < 64; sq++) if (pos.board[sq] !== 0) set.features[i * MAX_FEATURES + f++] = inputIndex(WHITE, pos.board[sq], sq);
-      set.counts[i] = f;
-      set.sides[i] = pos.side;
-      set.scores[i] = next(400) - 200;
-      set.results[i] = next(3);
-      i++;
+      const score = next(400) - 200;
+      putPosition(set, i++, pos.board, pos.side, next(3), score);
     }
   }
   return set;
 }
 
-/** Positions [from, to) of set. */
+/** Entries [from, to) of set. */
 function slice(set: PositionSet, from: number, to: number): PositionSet {
-  return {
-    count: to - from,
-    features: set.features.subarray(from * MAX_FEATURES, to * MAX_FEATURES),
-    counts: set.counts.subarray(from, to),
-    sides: set.sides.subarray(from, to),
-    results: set.results.subarray(from, to),
-    scores: set.scores.subarray(from, to),
-  };
+  return { ...set, count: to - from, entries: set.entries.subarray(from, to) };
 }
 
 const all = files.length > 0 ? loadPositions(files, DEFAULT_FILTER, 3).train : randomPositions(count);
 const positions = slice(all, 0, Math.min(count, all.count));
 let pieces = 0;
-for (let i = 0; i < positions.count; i++) pieces += positions.counts[i];
+for (let i = 0; i < positions.count; i++) pieces += positions.counts[storedOf(positions, i)];
 // The last 3% validate (the trainer's share).
 const cut = Math.floor(positions.count * 0.97);
 const data: LoadedData = {

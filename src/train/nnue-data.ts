@@ -1,12 +1,18 @@
 // Training positions for the network, read from viriformat games: every
 // position that a game's recorded move was played in, less the ones a
 // static evaluation should not be taught (see PositionFilter). Each kept
-// position is packed for the trainer's threads into shared memory:
-//   features: up to 32 input indices from White's perspective (uint16; a
-//             piece's index from Black's is flipInput(index));
-//   count, side to move, result for White (0, 1, 2) and score for White (int16).
+// position is stored compactly for the trainer's threads in shared memory,
+// 29 bytes a position (100 M positions fit a 24 GB machine several times):
+//   board:  the occupancy (64 bits, a1 first) and a 4-bit piece code per
+//           occupied square in square order (24 bytes);
+//   count of pieces, side to move, result for White (0, 1, 2), score for
+//   White (int16).
+// A set's entries name a stored position, or its mirror image (files a-h
+// swapped), which is trained on as a position of its own.
 // Positions of a game are kept together in order; a game goes to the
 // validation set or the training set as a whole (by a hash of its number).
+// Files are read one at a time, so the games themselves never all sit in
+// memory at once.
 
 import { execFileSync } from 'node:child_process';
 import { accessSync, readFileSync } from 'node:fs';
@@ -15,7 +21,7 @@ import { Position } from '../board/position.js';
 import { WHITE } from '../board/types.js';
 import { inputIndex } from '../eval/nnue/network.js';
 import { isNoisy } from '../search/history.js';
-import { CHUNK_SUFFIX, unpackChunk } from './chunk.js';
+import { CHUNK_SUFFIX, chunkSummary, unpackChunk } from './chunk.js';
 import { type StoreSelection, isStore, storeFiles } from './store.js';
 import { type GameIndex, decodeGame, indexGames, unpackMove } from './viriformat.js';
 
@@ -24,7 +30,11 @@ export function expandDataPaths(paths: readonly string[], selection: StoreSelect
   return paths.flatMap((p) => (isStore(p) ? storeFiles(p, selection) : [p]));
 }
 
+/** The most pieces a position has, and so the most active inputs of a perspective. */
 export const MAX_FEATURES = 32;
+
+/** Bytes of a stored board: 8 of occupancy, 16 of 4-bit piece codes. */
+const BOARD_BYTES = 24;
 
 export interface PositionFilter {
   /** Positions whose score is further from 0 than this are left out (mates, lost causes). */
@@ -47,9 +57,13 @@ export const DEFAULT_FILTER: PositionFilter = { maxScore: 3000, skipInCheck: tru
 
 /** A set of positions in shared memory (sent to worker threads as it is). */
 export interface PositionSet {
+  /** Entries: what the trainer iterates over. */
   count: number;
-  /** [i * MAX_FEATURES + k], White-perspective input indices; slots past counts[i] are unused. */
-  features: Uint16Array;
+  /** Per entry: the stored position's index * 2, plus 1 for its mirror image. */
+  entries: Int32Array;
+  /** Per stored position, BOARD_BYTES: occupancy, then the pieces' codes (see the file comment). */
+  boards: Uint8Array;
+  /** Per stored position: pieces on the board. */
   counts: Uint8Array;
   /** 0 White to move, 1 Black. */
   sides: Uint8Array;
@@ -59,37 +73,102 @@ export interface PositionSet {
   scores: Int16Array;
 }
 
-/** The input index of a White-perspective index from Black's perspective. */
-function flipInput(index: number): number {
-  return (index < 384 ? index + 384 : index - 384) ^ 56;
+/** The stored position of entry p. */
+export function storedOf(set: PositionSet, p: number): number {
+  return set.entries[p] >> 1;
+}
+
+/** White-perspective input index of piece code and square, [piece * 64 + sq]. */
+const WHITE_INPUT = new Int16Array(16 * 64);
+for (let piece = 1; piece < 15; piece++) {
+  if ((piece & 7) === 0 || (piece & 7) === 7) continue;
+  for (let sq = 0; sq < 64; sq++) WHITE_INPUT[piece * 64 + sq] = inputIndex(WHITE, piece, sq);
+}
+
+/** Entry p's White-perspective input indices into out, in square order; returns how many. */
+export function whiteInputs(set: PositionSet, p: number, out: Int32Array | Uint16Array): number {
+  const entry = set.entries[p];
+  const base = (entry >> 1) * BOARD_BYTES;
+  const flip = (entry & 1) * 7;
+  const b = set.boards;
+  let k = 0;
+  for (let half = 0; half < 2; half++) {
+    const at = base + half * 4;
+    let bits = b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24);
+    while (bits !== 0) {
+      const low = bits & -bits;
+      bits ^= low;
+      const sq = half * 32 + 31 - Math.clz32(low);
+      const code = (b[base + 8 + (k >> 1)] >> ((k & 1) * 4)) & 15;
+      out[k++] = WHITE_INPUT[code * 64 + (sq ^ flip)];
+    }
+  }
+  return k;
 }
 
 /**
- * The W1 rows of position p's active inputs, as input * rowSize: the side to
+ * The W1 rows of entry p's active inputs, as input * rowSize: the side to
  * move's perspective into us, the other side's into them. Returns how many.
  */
 export function activeRows(set: PositionSet, p: number, rowSize: number, us: Int32Array, them: Int32Array): number {
-  const features = set.features;
-  const side = set.sides[p];
-  const base = p * MAX_FEATURES;
-  const count = set.counts[p];
-  for (let k = 0; k < count; k++) {
-    const white = features[base + k];
-    const black = flipInput(white);
-    us[k] = (side === 0 ? white : black) * rowSize;
-    them[k] = (side === 0 ? black : white) * rowSize;
+  // whiteInputs, written out: this is the trainer's inner loop.
+  const entry = set.entries[p];
+  const stored = entry >> 1;
+  const base = stored * BOARD_BYTES;
+  const flip = (entry & 1) * 7;
+  const black = set.sides[stored] !== 0;
+  const b = set.boards;
+  let k = 0;
+  for (let half = 0; half < 2; half++) {
+    const at = base + half * 4;
+    let bits = b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24);
+    while (bits !== 0) {
+      const low = bits & -bits;
+      bits ^= low;
+      const sq = half * 32 + 31 - Math.clz32(low);
+      const code = (b[base + 8 + (k >> 1)] >> ((k & 1) * 4)) & 15;
+      const white = WHITE_INPUT[code * 64 + (sq ^ flip)];
+      const other = (white < 384 ? white + 384 : white - 384) ^ 56;
+      us[k] = (black ? other : white) * rowSize;
+      them[k] = (black ? white : other) * rowSize;
+      k++;
+    }
   }
-  return count;
+  return k;
 }
 
-/** An empty set of `count` positions in shared memory. */
+/** Stores a position (its 64 squares' piece codes) at index s of the set's storage. */
+export function putPosition(set: PositionSet, s: number, board: ArrayLike<number>, side: number, result: number, score: number): void {
+  const base = s * BOARD_BYTES;
+  const b = set.boards;
+  b.fill(0, base, base + BOARD_BYTES);
+  let n = 0;
+  for (let sq = 0; sq < 64; sq++) {
+    const piece = board[sq];
+    if (piece === 0) continue;
+    b[base + (sq >> 3)] |= 1 << (sq & 7);
+    b[base + 8 + (n >> 1)] |= piece << ((n & 1) * 4);
+    n++;
+  }
+  set.counts[s] = n;
+  set.sides[s] = side;
+  set.results[s] = result;
+  set.scores[s] = score;
+}
+
+/** A set of `count` stored positions in shared memory, each its own entry (fill them with putPosition). */
 export function allocatePositions(count: number): PositionSet {
+  const entries = new Int32Array(new SharedArrayBuffer(Math.max(4, count * 4)));
+  for (let i = 0; i < count; i++) entries[i] = i * 2;
+  return { count, entries, ...allocateStorage(count) };
+}
+
+function allocateStorage(count: number): Omit<PositionSet, 'count' | 'entries'> {
   return {
-    count,
-    features: new Uint16Array(new SharedArrayBuffer(count * MAX_FEATURES * 2)),
-    counts: new Uint8Array(new SharedArrayBuffer(count)),
-    sides: new Uint8Array(new SharedArrayBuffer(count)),
-    results: new Uint8Array(new SharedArrayBuffer(count)),
+    boards: new Uint8Array(new SharedArrayBuffer(Math.max(1, count * BOARD_BYTES))),
+    counts: new Uint8Array(new SharedArrayBuffer(Math.max(1, count))),
+    sides: new Uint8Array(new SharedArrayBuffer(Math.max(1, count))),
+    results: new Uint8Array(new SharedArrayBuffer(Math.max(1, count))),
     scores: new Int16Array(new SharedArrayBuffer(Math.max(2, count * 2))),
   };
 }
@@ -151,21 +230,23 @@ export function readDataFile(file: string): Uint8Array {
 /**
  * Replays the games of the sources in order, calling visit with each
  * position before its recorded move is played. Game numbers run on across
- * the sources (the validation split counts them so); a game for which
- * wantGame is false is skipped without being decoded. Returns the number of
- * games.
+ * the sources from firstGame (the validation split counts them so); a game
+ * for which wantGame is false is skipped without being decoded. Returns the
+ * number of games.
  */
 export function replayGames(
   sources: readonly GameSource[],
   visit: (pos: Position, move: number, score: number, result: number, game: number) => void,
   wantGame: (game: number) => boolean = () => true,
+  firstGame = 0,
 ): number {
-  let number = 0;
+  let number = firstGame;
+  const pos = new Position();
   for (const { bytes, index } of sources) {
     for (let g = 0; g < index.offsets.length; g++, number++) {
       if (!wantGame(number)) continue;
       const game = decodeGame(bytes, index.offsets[g], index.plies[g]);
-      const pos = new Position(game.fen);
+      pos.setFen(game.fen);
       for (let i = 0; i < game.moves.length; i++) {
         const move = unpackMove(pos, game.moves[i]);
         visit(pos, move, game.scores[i], game.result, number);
@@ -175,7 +256,7 @@ export function replayGames(
       }
     }
   }
-  return number;
+  return number - firstGame;
 }
 
 /** The filter's rule that leaves the position (before `move`, scored `score`) out, or null when it is kept. */
@@ -186,55 +267,87 @@ export function leftOutBy(pos: Position, move: number, score: number, filter: Po
   return null;
 }
 
-/** Reads viriformat files into a training and a validation set. */
+/** Positions (plies) of a data file: a chunk's header says; other files are read and counted. */
+function positionsIn(file: string): number {
+  if (file.endsWith(CHUNK_SUFFIX)) return chunkSummary(readFileSync(file)).positions;
+  let n = 0;
+  for (const plies of readGameSource(file).index.plies) n += plies;
+  return n;
+}
+
+/**
+ * Reads viriformat files into a training and a validation set, one file at
+ * a time. Storage for every position is taken at once (a position filtered
+ * out leaves its room unused): training positions fill it from the front,
+ * validation positions from the back.
+ */
 export function loadPositions(files: readonly string[], filter: PositionFilter, validPercent: number): LoadedData {
-  // First pass: count, so that the shared arrays are allocated once.
-  const sources = files.map(readGameSource);
-  let total = 0;
-  for (const s of sources) for (const n of s.index.plies) total += n;
-  const room = filter.mirror ? total * 2 : total;
-  const scratch = allocatePositions(room);
-  const isValid = new Uint8Array(room);
+  let capacity = 0;
+  for (const file of files) capacity += positionsIn(file);
+  const storage: PositionSet = { count: 0, entries: new Int32Array(0), ...allocateStorage(capacity) };
+  const mirrored = new Uint8Array(capacity);
   const stats = { read: 0, inCheck: 0, noisy: 0, bigScore: 0, mirrored: 0, games: 0 };
-  let kept = 0;
-  stats.games = replayGames(sources, (pos, move, score, result, game) => {
-    stats.read++;
-    const rule = leftOutBy(pos, move, score, filter);
-    if (rule !== null) {
-      stats[rule]++;
-      return;
-    }
-    const valid = isValidationGame(game, validPercent);
-    // Square flip 7 swaps files a-h (mirror image); 0 keeps the board as it is.
-    const flips = filter.mirror && !valid && pos.castling === 0 ? 2 : 1;
-    for (let f = 0; f < flips; f++) {
-      let n = 0;
-      for (let sq = 0; sq < 64; sq++) {
-        const piece = pos.board[sq];
-        if (piece !== 0) scratch.features[kept * MAX_FEATURES + n++] = inputIndex(WHITE, piece, sq ^ (f * 7));
-      }
-      scratch.counts[kept] = n;
-      scratch.sides[kept] = pos.side;
-      scratch.results[kept] = result;
-      scratch.scores[kept] = score;
-      isValid[kept] = valid ? 1 : 0;
-      kept++;
-    }
-    stats.mirrored += flips - 1;
-  });
-  let validCount = 0;
-  for (let i = 0; i < kept; i++) validCount += isValid[i];
-  const train = allocatePositions(kept - validCount);
-  const valid = allocatePositions(validCount);
-  const at = [0, 0];
-  for (let i = 0; i < kept; i++) {
-    const set = isValid[i] ? valid : train;
-    const j = at[isValid[i]]++;
-    set.features.set(scratch.features.subarray(i * MAX_FEATURES, (i + 1) * MAX_FEATURES), j * MAX_FEATURES);
-    set.counts[j] = scratch.counts[i];
-    set.sides[j] = scratch.sides[i];
-    set.results[j] = scratch.results[i];
-    set.scores[j] = scratch.scores[i];
+  let front = 0;
+  let back = capacity;
+  for (const file of files) {
+    stats.games += replayGames(
+      [readGameSource(file)],
+      (pos, move, score, result, game) => {
+        stats.read++;
+        const rule = leftOutBy(pos, move, score, filter);
+        if (rule !== null) {
+          stats[rule]++;
+          return;
+        }
+        if (isValidationGame(game, validPercent)) {
+          putPosition(storage, --back, pos.board, pos.side, result, score);
+          return;
+        }
+        // A mirror image only where castling rights do not tell the two apart.
+        if (filter.mirror && pos.castling === 0) {
+          mirrored[front] = 1;
+          stats.mirrored++;
+        }
+        putPosition(storage, front++, pos.board, pos.side, result, score);
+      },
+      undefined,
+      stats.games,
+    );
   }
+  // Validation positions were stored last first: put them in game order.
+  for (let i = back, j = capacity - 1; i < j; i++, j--) swapStored(storage, i, j);
+  const trainEntries = new Int32Array(new SharedArrayBuffer(Math.max(4, (front + stats.mirrored) * 4)));
+  let e = 0;
+  for (let s = 0; s < front; s++) {
+    trainEntries[e++] = s * 2;
+    if (mirrored[s] === 1) trainEntries[e++] = s * 2 + 1;
+  }
+  const validCount = capacity - back;
+  const validEntries = new Int32Array(new SharedArrayBuffer(Math.max(4, validCount * 4)));
+  for (let i = 0; i < validCount; i++) validEntries[i] = i * 2;
+  const train: PositionSet = { ...storage, count: e, entries: trainEntries };
+  const valid: PositionSet = {
+    count: validCount,
+    entries: validEntries,
+    boards: storage.boards.subarray(back * BOARD_BYTES, capacity * BOARD_BYTES),
+    counts: storage.counts.subarray(back, capacity),
+    sides: storage.sides.subarray(back, capacity),
+    results: storage.results.subarray(back, capacity),
+    scores: storage.scores.subarray(back, capacity),
+  };
   return { train, valid, ...stats };
+}
+
+function swapStored(set: PositionSet, i: number, j: number): void {
+  const b = set.boards;
+  for (let k = 0; k < BOARD_BYTES; k++) {
+    const t = b[i * BOARD_BYTES + k];
+    b[i * BOARD_BYTES + k] = b[j * BOARD_BYTES + k];
+    b[j * BOARD_BYTES + k] = t;
+  }
+  for (const a of [set.counts, set.sides, set.results, set.scores]) {
+    const t = a[i];
+    a[i] = a[j];
+    a[j] = t;
+  }
 }

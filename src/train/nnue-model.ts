@@ -9,7 +9,7 @@
 // the game's result and sigmoid(search score / scale).
 
 import { ACTIVATION_SCRELU, NNUE_INPUTS, type Network, maxOutputWeight, outputBucket } from '../eval/nnue/network.js';
-import { MAX_FEATURES, type PositionSet, activeRows } from './nnue-data.js';
+import { MAX_FEATURES, type PositionSet, activeRows, storedOf } from './nnue-data.js';
 import { unitInterval, xorshift32 } from '../util/random.js';
 
 /** Float weights are kept within this, so that W1 * QA and W2 * QB fit the quantised types. */
@@ -63,10 +63,11 @@ function sigmoid(x: number): number {
 
 /** The training target of position p: the blend of its game's result and its search score, from the side to move's view. */
 function targetOf(set: PositionSet, p: number, loss: LossSettings): number {
-  const side = set.sides[p];
-  const whiteResult = set.results[p] / 2;
+  const s = storedOf(set, p);
+  const side = set.sides[s];
+  const whiteResult = set.results[s] / 2;
   const result = side === 0 ? whiteResult : 1 - whiteResult;
-  const score = side === 0 ? set.scores[p] : -set.scores[p];
+  const score = side === 0 ? set.scores[s] : -set.scores[s];
   return loss.wdl * result + (1 - loss.wdl) * sigmoid(score / loss.scale);
 }
 
@@ -96,7 +97,7 @@ export function passPositions(
   let total = 0;
   for (let n = from; n < to; n++) {
     const p = order === null ? n : order[n];
-    const bucket = outputBucket(set.counts[p], buckets);
+    const bucket = outputBucket(set.counts[storedOf(set, p)], buckets);
     const prediction = sigmoid(pass.forward(set, p, bucket));
     const error = prediction - targetOf(set, p, loss);
     total += error * error;
@@ -162,7 +163,7 @@ export class ReferencePass implements PositionPass, GradientPass {
   /** The float network's evaluation of position p of set under the weights params, in units of scale from the side to move's view. */
   evaluate(params: Float32Array, set: PositionSet, p: number): number {
     this.params = params;
-    return this.forward(set, p, outputBucket(set.counts[p], this.buckets));
+    return this.forward(set, p, outputBucket(set.counts[storedOf(set, p)], this.buckets));
   }
 
   forward(set: PositionSet, p: number, bucket: number): number {

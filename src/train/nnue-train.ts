@@ -14,7 +14,16 @@ import { type Network, encodeNetwork, outputBucket } from '../eval/nnue/network.
 import { outputOf, refreshAccumulator } from '../eval/nnue/reference.js';
 import { startWorker, workerRole } from '../platform/node.js';
 import { lossChartSvg } from './loss-chart.js';
-import { DEFAULT_FILTER, type LoadedData, MAX_FEATURES, type PositionFilter, type PositionSet, loadPositions } from './nnue-data.js';
+import {
+  DEFAULT_FILTER,
+  type LoadedData,
+  MAX_FEATURES,
+  type PositionFilter,
+  type PositionSet,
+  loadPositions,
+  storedOf,
+  whiteInputs,
+} from './nnue-data.js';
 import {
   type GradientPass,
   type LossSettings,
@@ -337,13 +346,14 @@ function quantisationError(shape: Shape, params: Float32Array, net: Network, set
   const float = new ReferencePass(shape);
   let sum = 0;
   let max = 0;
+  const inputs = new Uint16Array(MAX_FEATURES);
   for (let i = 0; i < samples; i++) {
     const p = Math.floor((i * set.count) / samples);
-    const inputs = set.features.subarray(p * MAX_FEATURES, p * MAX_FEATURES + set.counts[p]);
-    const side = set.sides[p];
-    refreshAccumulator(net, side, inputs, inputs.length, us);
-    refreshAccumulator(net, side ^ 1, inputs, inputs.length, them);
-    const bucket = outputBucket(set.counts[p], net.buckets);
+    const n = whiteInputs(set, p, inputs);
+    const side = set.sides[storedOf(set, p)];
+    refreshAccumulator(net, side, inputs, n, us);
+    refreshAccumulator(net, side ^ 1, inputs, n, them);
+    const bucket = outputBucket(n, net.buckets);
     const diff = Math.abs(outputOf(net, us, them, bucket) - float.evaluate(params, set, p) * scale);
     sum += diff;
     if (diff > max) max = diff;

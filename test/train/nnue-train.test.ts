@@ -11,9 +11,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generateMoves } from '../../src/board/movegen.js';
 import { Position } from '../../src/board/position.js';
 import { MAX_MOVES, WHITE } from '../../src/board/types.js';
-import { decodeNetwork, inputIndex } from '../../src/eval/nnue/network.js';
+import { decodeNetwork } from '../../src/eval/nnue/network.js';
 import { evaluateReference } from '../../src/eval/nnue/reference.js';
-import { DEFAULT_FILTER, type LoadedData, MAX_FEATURES, type PositionSet, allocatePositions } from '../../src/train/nnue-data.js';
+import { DEFAULT_FILTER, type LoadedData, type PositionSet, allocatePositions, putPosition } from '../../src/train/nnue-data.js';
 import { DEFAULT_TRAIN_SETTINGS, train } from '../../src/train/nnue-train.js';
 import { ReferencePass, initParams, layoutOf, quantise } from '../../src/train/nnue-model.js';
 import { WasmGradients } from '../../src/train/wasm-gradients.js';
@@ -37,18 +37,12 @@ function materialSet(count: number, seed: number): PositionSet {
       if (k === 0) break;
       pos.makeMove(moves[next(k)]);
       let material = 0;
-      let f = 0;
       for (let sq = 0; sq < 64; sq++) {
         const p = pos.board[sq];
-        if (p === 0) continue;
-        material += (p >> 3 === WHITE ? 1 : -1) * VALUE[p & 7];
-        set.features[n * MAX_FEATURES + f++] = inputIndex(WHITE, p, sq);
+        if (p !== 0) material += (p >> 3 === WHITE ? 1 : -1) * VALUE[p & 7];
       }
-      set.counts[n] = f;
-      set.sides[n] = pos.side;
-      set.scores[n] = Math.max(-3000, Math.min(3000, material));
-      set.results[n] = material > 150 ? 2 : material < -150 ? 0 : 1;
-      n++;
+      const result = material > 150 ? 2 : material < -150 ? 0 : 1;
+      putPosition(set, n++, pos.board, pos.side, result, Math.max(-3000, Math.min(3000, material)));
     }
   }
   return set;
