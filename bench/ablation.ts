@@ -18,7 +18,8 @@ import { evaluate } from '../src/eval/evaluate.js';
 import { BENCH_POSITIONS } from '../src/search/bench.js';
 import { SearchControl } from '../src/search/control.js';
 import { DEFAULT_SEARCH_OPTIONS, type SearchOptions } from '../src/search/limits.js';
-import { MATE, Searcher } from '../src/search/search.js';
+import { MATE } from '../src/search/score.js';
+import { Searcher } from '../src/search/search.js';
 import { numberOption } from './args.js';
 
 function argValue(name: string, fallback: number): number {

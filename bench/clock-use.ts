@@ -3,7 +3,7 @@
 // per engine the median time used a game, the median clock left at the end
 // (the time control's base plus its increments, less the time used), the
 // median number of moves and the median depth reached. A time plan that
-// leaves seconds on the clock gives away depth (docs/nnue.md, "Generation 3").
+// leaves seconds on the clock gives away depth (docs/records/matches.md, "Clock use").
 //
 //   npx tsx bench/clock-use.ts <games.pgn>...
 

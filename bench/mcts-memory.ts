@@ -11,9 +11,10 @@
 
 import { Position } from '../src/board/position.js';
 import { SearchControl } from '../src/search/control.js';
-import { DEFAULT_SEARCH_OPTIONS, SEARCH_DRIVERS, type SearchDriver } from '../src/search/limits.js';
+import { SEARCH_DRIVERS, type SearchDriver } from '../src/search/drivers.js';
+import { DEFAULT_SEARCH_OPTIONS } from '../src/search/limits.js';
 import { EDGE_BYTES, NODE_BYTES } from '../src/search/mcts-tree.js';
-import { Searcher } from '../src/search/search.js';
+import { Driver } from '../src/search/driver.js';
 import { numberOption } from './args.js';
 import { readEpdSuite } from './epd.js';
 
@@ -44,7 +45,7 @@ interface Use {
   playouts: number;
 }
 
-const searcher = new Searcher(HASH_MB);
+const searcher = new Driver(HASH_MB);
 function measure(fen: string, driver: SearchDriver): Use {
   searcher.clear();
   searcher.go(

@@ -4,7 +4,7 @@
 // activation 1) clipped unless --no-clip (then only the TypeScript kernel can
 // run it). With --activation 2 (squared first, network.ts) the QB may be up
 // to 1024 and nothing is clipped. Measure the result with network-fit.ts
-// (docs/nnue.md, "What the quantisation costs"):
+// (docs/records/networks.md, "What the quantisation costs"):
 //   npx tsx bench/requantise.ts <net.f32> <qb> <out.nnue> [--hidden 128] [--buckets 1] [--no-clip] [--activation 2]
 
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -17,7 +17,7 @@
 // (src/search/tuning.ts).
 
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -205,6 +205,9 @@ async function buildAll() {
   buildTypes();
 }
 
+/** Modules of the engine (under src/) whose declarations the library's types use: each imports nothing. */
+const SHARED_DECLARATIONS = ['search/drivers'];
+
 /** The library's declarations: tsc emits them for src/api, and the public ones are copied to dist/types. */
 function buildTypes() {
   const out = join(tmpdir(), `kestrel-types-${process.pid}`);
@@ -228,10 +231,17 @@ function buildTypes() {
   const apiDir = join(out, 'api');
   for (const name of readdirSync(apiDir)) {
     if (!name.endsWith('.d.ts') || name === 'node.d.ts' || name === 'position.d.ts') continue;
-    const text = readFileSync(join(apiDir, name), 'utf8');
-    // The public declarations must stand alone: nothing of the engine's internals.
+    let text = readFileSync(join(apiDir, name), 'utf8');
+    // Engine modules that import nothing may be published as they are, beside the library's own types.
+    for (const shared of SHARED_DECLARATIONS) text = text.replaceAll(`'../${shared}.js'`, `'./${basename(shared)}.js'`);
+    // The public declarations must stand alone: nothing else of the engine's internals.
     if (/from '\.\.\//.test(text) || /import\("\.\.\//.test(text)) throw new Error(`dist/types/${name} refers outside src/api`);
-    copyFileSync(join(apiDir, name), join(target, name));
+    writeFileSync(join(target, name), text);
+  }
+  for (const shared of SHARED_DECLARATIONS) {
+    const text = readFileSync(join(out, `${shared}.d.ts`), 'utf8');
+    if (/from '|import\(/.test(text)) throw new Error(`src/${shared}.ts must import nothing to be published with the types`);
+    copyFileSync(join(out, `${shared}.d.ts`), join(target, `${basename(shared)}.d.ts`));
   }
   rmSync(out, { recursive: true, force: true });
   if (!existsSync(join(target, 'index.d.ts'))) throw new Error('dist/types/index.d.ts was not made');

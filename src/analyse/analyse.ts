@@ -2,13 +2,13 @@
 // each move judged by lichess's model (model.ts), the better move and its
 // line kept for the moves judged, and each player's accuracy.
 
-import { parseUciMove } from '../board/notation.js';
+import { NO_MOVE_UCI, parseUciMove } from '../board/notation.js';
 import { Position } from '../board/position.js';
 import { gameOutcome } from '../board/rules.js';
 import { moveToSan } from '../board/san.js';
 import { WHITE } from '../board/types.js';
 import type { EngineHost } from '../engine/host.js';
-import type { SearchDriver } from '../search/limits.js';
+import type { SearchDriver } from '../search/drivers.js';
 import { type UciScore, uciScore } from '../engine/info.js';
 import type { ReplayedGame } from './games.js';
 import { type Judgement, type WhiteEval, gameAccuracy, judgeMove, winPercent } from './model.js';
@@ -105,7 +105,7 @@ export async function analyseGame(
         driver: limits.driver ?? 'pvs',
       }).done;
       const best = result.lines[0];
-      const pv = best?.pv ?? (result.bestMove === '0000' ? [] : [result.bestMove]);
+      const pv = best?.pv ?? (result.bestMove === NO_MOVE_UCI ? [] : [result.bestMove]);
       positions.push({
         eval: best === undefined ? { cp: 0 } : whiteEval(uciScore(best), pos.side),
         line: sanLine(pos, pv.slice(0, LINE_PLIES)),

@@ -7,6 +7,7 @@ import { moveToUci } from '../board/notation.js';
 import { type PgnGame, movetextTokens, pgnGamesFromLines, sanToMove } from '../board/pgn.js';
 import { Position, START_FEN } from '../board/position.js';
 import { moveToSan } from '../board/san.js';
+import { errorText } from '../util/errors.js';
 
 export interface GameText {
   /** 1-based, in file order. */
@@ -92,7 +93,7 @@ export function replayGame(source: GameText): ReplayedGame | GameProblem {
     return {
       number: source.number,
       line: source.line,
-      message: `bad FEN tag '${clip(fen)}': ${e instanceof Error ? e.message : String(e)}`,
+      message: `bad FEN tag '${clip(fen)}': ${errorText(e)}`,
     };
   }
   const startFen = pos.fen();

@@ -1,14 +1,11 @@
 // The analysis's progress on stderr: a bar redrawn in place on a terminal
 // (games, moves, time left), a line per game otherwise.
+import { clockText } from '../util/duration.js';
 
 const BAR_WIDTH = 24;
 
 function duration(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const sec = String(s % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
+  return clockText(Math.round(ms / 1000), 'when-needed');
 }
 
 export class Progress {

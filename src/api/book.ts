@@ -8,6 +8,7 @@ import { BookError, OpeningBook, pickEntry } from '../book/reader.js';
 import { InvalidBookError } from './errors.js';
 import { readPosition } from './position.js';
 import type { Move, PositionInput } from './types.js';
+import { errorText } from '../util/errors.js';
 
 /** A move of the book for a position. */
 export interface BookMove extends Move {
@@ -41,7 +42,7 @@ export class Book {
     try {
       bytes = source === undefined ? await platform.shippedBook().load() : await platform.loadFile(String(source));
     } catch (e) {
-      throw new InvalidBookError(`cannot read ${name}: ${e instanceof Error ? e.message : String(e)}`);
+      throw new InvalidBookError(`cannot read ${name}: ${errorText(e)}`);
     }
     return Book.fromBytes(bytes, name);
   }
@@ -87,7 +88,7 @@ function readShipped(): Uint8Array {
   try {
     return platform.shippedBook().bytes();
   } catch (e) {
-    throw new InvalidBookError(`cannot read the shipped book here (${e instanceof Error ? e.message : String(e)}); use await Book.load()`);
+    throw new InvalidBookError(`cannot read the shipped book here (${errorText(e)}); use await Book.load()`);
   }
 }
 

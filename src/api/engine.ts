@@ -6,20 +6,19 @@
 // Guarantees: every search's promise settles (resolves with what was found,
 // or rejects with a KestrelError); nothing rejects without a handler the
 // caller could have attached; a search that does not answer its stop within
-// STOP_GRACE_MS is given up on (the host answers with its lines so far and
+// its stop grace (engine/settings.ts) is given up on (the host answers with its lines so far and
 // replaces a worker that stays stuck).
 
 import type { Position } from '../board/position.js';
-import { MAX_PLY } from '../board/types.js';
 import { EngineHost, type Job, type JobOutcome } from '../engine/host.js';
+import { SETTINGS, defaultIn, rangeText } from '../engine/settings.js';
 import { type EngineLine, scoreValue, shownScore, wdlOf } from '../engine/info.js';
 import type { NetworkChoice } from '../engine/messages.js';
 import { NetworkError, decodeNetwork } from '../eval/index.js';
 import { platform } from '../platform/index.js';
-import { type GoParams, SEARCH_DRIVERS, type SearchOptions } from '../search/limits.js';
+import { SEARCH_DRIVERS, isSearchDriver } from '../search/drivers.js';
+import type { GoParams, SearchOptions } from '../search/limits.js';
 import { HAS_SHARED_MEMORY } from '../search/shared-memory.js';
-import { MAX_THREADS } from '../search/threads.js';
-import { DEFAULT_HASH_MB } from '../search/tt.js';
 import { Book } from './book.js';
 import { AbortError, EngineClosedError, EngineFailedError, InvalidNetworkError, type KestrelError } from './errors.js';
 import { type ReadPosition, describeMove, describeUci, readMove, readPosition } from './position.js';
@@ -33,12 +32,7 @@ import type {
   SearchLimits,
   SearchLine,
 } from './types.js';
-
-/** How long a stopped search may take to answer before the host answers for it. */
-const STOP_GRACE_MS = 2000;
-const MAX_MULTI_PV = 256;
-/** Move Overhead: the library's callers get their answer in-process, so little is kept in reserve. */
-const MOVE_OVERHEAD_MS = 10;
+import { errorText } from '../util/errors.js';
 
 /** A running search, handed out by Engine.search(): its lines as an async iterator, and its result. */
 export interface Search extends AsyncIterable<SearchLine> {
@@ -121,13 +115,13 @@ export class Engine {
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
     const threads = options.threads ?? 1;
     if (!isPositiveInteger(threads)) throw new RangeError(`threads must be an integer > 0, not ${String(threads)}`);
-    this.threads = HAS_SHARED_MEMORY ? Math.min(threads, MAX_THREADS) : 1;
-    const hash = options.hash ?? DEFAULT_HASH_MB;
+    this.threads = HAS_SHARED_MEMORY ? Math.min(threads, SETTINGS.threads.max) : 1;
+    const hash = options.hash ?? defaultIn(SETTINGS.hash, 'api');
     if (!isPositiveInteger(hash)) throw new RangeError(`hash must be an integer > 0 (MB), not ${String(hash)}`);
-    this.hash = Math.min(hash, platform.maxHashMb);
+    this.hash = Math.min(hash, SETTINGS.hash.max);
     this.chess960 = options.chess960 === true;
     const driver = options.driver ?? 'pvs';
-    if (!(SEARCH_DRIVERS as readonly string[]).includes(driver))
+    if (typeof driver !== 'string' || !isSearchDriver(driver))
       throw new RangeError(`driver must be one of ${SEARCH_DRIVERS.join(', ')}, not ${String(driver)}`);
     this.driver = driver;
     this.bookOption = options.book ?? false;
@@ -142,14 +136,14 @@ export class Engine {
       network,
       // The worker keeps a Node.js process alive only while a search is running or waiting.
       keepAlive: 'busy',
-      stopGraceMs: STOP_GRACE_MS,
+      stopGraceMs: defaultIn(SETTINGS.stopGraceMs, 'api'),
       onNote: (text) => onLog(text),
     });
     // Start the worker now, so that the first search does not wait for it.
     try {
       this.host.warm();
     } catch (e) {
-      throw new EngineFailedError(`could not start the search worker: ${e instanceof Error ? e.message : String(e)}`);
+      throw new EngineFailedError(`could not start the search worker: ${errorText(e)}`);
     }
   }
 
@@ -244,8 +238,8 @@ export class Engine {
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
     const read = readPosition(position, this.chess960);
     const multiPv = options.multiPv ?? 1;
-    if (!isPositiveInteger(multiPv) || multiPv > MAX_MULTI_PV)
-      throw new RangeError(`multiPv must be an integer in 1..${MAX_MULTI_PV}, not ${String(multiPv)}`);
+    if (!isPositiveInteger(multiPv) || multiPv > SETTINGS.multiPv.max)
+      throw new RangeError(`multiPv must be an integer in ${rangeText(SETTINGS.multiPv)}, not ${String(multiPv)}`);
     const searchmoves = (limits.searchMoves ?? []).map((m) => describeMove(read.pos, readMove(read.pos, m)).uci);
     const params: GoParams = {
       depth: positive('depth', limits.depth),
@@ -263,7 +257,7 @@ export class Engine {
       ponder: false,
       searchmoves,
     };
-    if (params.depth !== undefined) params.depth = Math.min(params.depth, MAX_PLY - 4);
+    if (params.depth !== undefined) params.depth = Math.min(params.depth, SETTINGS.depth.max);
     const limited = [params.depth, params.nodes, params.movetime, params.mate, params.wtime, params.btime].some((v) => v !== undefined);
     if (!limited && limits.infinite !== true) {
       throw new TypeError('limits give no limit: set depth, nodes, movetime, mate or a clock, or infinite: true with an AbortSignal');
@@ -272,7 +266,7 @@ export class Engine {
     if (options.signal?.aborted) throw new AbortError();
     const searchOptions: SearchOptions = {
       multiPv,
-      moveOverhead: MOVE_OVERHEAD_MS,
+      moveOverhead: defaultIn(SETTINGS.moveOverhead, 'api'),
       chess960: this.chess960,
       showWdl: true,
       driver: this.driver,
@@ -351,7 +345,7 @@ export class Engine {
       try {
         pending.onInfo(line);
       } catch (e) {
-        this.onLog(`onInfo threw: ${e instanceof Error ? e.message : String(e)}`);
+        this.onLog(`onInfo threw: ${errorText(e)}`);
       }
     }
   }
@@ -444,7 +438,7 @@ function networkChoice(options: EngineOptions): NetworkChoice | undefined {
   try {
     bytes = typeof file === 'string' ? platform.readFile(file) : file;
   } catch (e) {
-    throw new InvalidNetworkError(`cannot read network file ${file}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new InvalidNetworkError(`cannot read network file ${file}: ${errorText(e)}`);
   }
   try {
     decodeNetwork(bytes);

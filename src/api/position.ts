@@ -1,13 +1,13 @@
 // Reading the library's position inputs with the engine's own rules code.
 
 import { generateMoves } from '../board/movegen.js';
-import { MoveError, moveToUci, parseUciMove } from '../board/notation.js';
+import { MoveError, moveToUci, NO_MOVE_UCI, parseUciMove } from '../board/notation.js';
 import { FenError, Position, START_FEN } from '../board/position.js';
 import { moveToSan, parseSan } from '../board/san.js';
 import { MAX_MOVES } from '../board/types.js';
 // The evaluation fills the piece-square tables Position sums: load it before any Position is built.
 import '../eval/index.js';
-import type { PositionSpec } from '../engine/messages.js';
+import { MAX_HISTORY, type PositionSpec, appendSpecMove } from '../engine/messages.js';
 import { IllegalMoveError, InvalidFenError } from './errors.js';
 import type { Move, PositionInput } from './types.js';
 
@@ -54,15 +54,6 @@ export function readMove(pos: Position, text: string): number {
   }
 }
 
-/**
- * A game longer than this (plies) drops its history before the latest
- * irreversible move: no position before it can repeat. (Position's undo
- * stack holds 8192 plies; past it, inCheck() and repetitions read nothing.)
- */
-const REBASE_AFTER = 1000;
-/** Plies kept at most: so many without an irreversible move, and the fifty-move rule has long ended the game. */
-const MAX_HISTORY = 4096;
-
 /** Reads a PositionInput: the position after the moves, and its spec for the search worker. */
 export function readPosition(input: PositionInput, chess960 = false): ReadPosition {
   if (input !== null && input !== undefined && typeof input !== 'string' && (typeof input !== 'object' || Array.isArray(input))) {
@@ -75,14 +66,10 @@ export function readPosition(input: PositionInput, chess960 = false): ReadPositi
   const spec: PositionSpec = { fen: pos.fen(), moves: [], chess960 };
   for (const text of moves) {
     const move = readMove(pos, text);
-    spec.moves.push(moveToUci(pos, move));
+    const uci = moveToUci(pos, move);
     pos.makeMove(move);
-    // A long game starts again from where it stands (the worker replays the spec too).
-    if (pos.ply >= MAX_HISTORY || (pos.halfmove === 0 && pos.ply >= REBASE_AFTER)) {
-      pos.clearHistory();
-      spec.fen = pos.fen();
-      spec.moves = [];
-    }
+    appendSpecMove(spec, pos, uci);
+    if (pos.ply >= MAX_HISTORY) pos.clearHistory();
   }
   return { pos, spec };
 }
@@ -102,7 +89,7 @@ export function describeMove(pos: Position, move: number): Move {
 
 /** A UCI move the engine answered in pos, in both notations; null for '0000' or one that is not legal. */
 export function describeUci(pos: Position, uci: string | null): Move | null {
-  if (uci === null || uci === '0000') return null;
+  if (uci === null || uci === NO_MOVE_UCI) return null;
   try {
     return describeMove(pos, parseUciMove(pos, uci));
   } catch {

@@ -1,5 +1,7 @@
 // The library's public types (what docs/api.md describes).
 
+import type { SearchDriver } from '../search/drivers.js';
+
 /**
  * A position: a FEN, 'startpos', or a FEN (default: the start position)
  * with moves played from it, in UCI (`e2e4`) or SAN (`e4`).
@@ -111,9 +113,10 @@ export interface BestMove extends Move {
  * principal variation search ('pvs', the default) or MTD(f) ('mtdf'), or
  * Monte Carlo tree search over the network: 'mcts' (the network's value at
  * the leaves), 'mcts-qs' (quiescence search's), and their '-uniform' forms
- * (every move the same prior). See docs/mcts.md.
+ * (every move the same prior). See docs/mcts.md. The engine's list of
+ * drivers (published beside these types as drivers.d.ts) defines it.
  */
-export type SearchDriver = 'pvs' | 'mtdf' | 'mcts' | 'mcts-qs' | 'mcts-uniform' | 'mcts-qs-uniform';
+export type { SearchDriver };
 
 export interface EngineOptions {
   /** Search threads (default 1). In a browser page that is not cross-origin isolated, always 1. */

@@ -26,9 +26,12 @@ function castlingTarget(pos: Position, move: number): number {
   return !pos.chess960 && Math.abs(kingTo - from) === 2 ? kingTo : moveTo(move);
 }
 
-/** A legal move of pos in UCI notation; MOVE_NONE is '0000'. */
+/** UCI's null move: what `bestmove` says when there is no legal move. */
+export const NO_MOVE_UCI = '0000';
+
+/** A legal move of pos in UCI notation; MOVE_NONE is NO_MOVE_UCI. */
 export function moveToUci(pos: Position, move: number): string {
-  if (move === MOVE_NONE) return '0000';
+  if (move === MOVE_NONE) return NO_MOVE_UCI;
   const to = moveKind(move) === CASTLE ? castlingTarget(pos, move) : moveTo(move);
   const promotion = isPromotion(move) ? PROMOTION_LETTERS[promotionType(move) - 2] : '';
   return squareName(moveFrom(move)) + squareName(to) + promotion;

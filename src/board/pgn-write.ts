@@ -2,6 +2,7 @@
 // the movetext with move numbers, glyphs (?!, ?, ??), comments ({[%eval
 // 0.25]}, the form lichess and ChessBase read) and variations, wrapped at 80
 // columns, ending with the result.
+import { clockText } from '../util/duration.js';
 
 /** One move of a line: SAN, an optional glyph, a comment after it, and variations replacing it. */
 export interface PgnMove {
@@ -112,9 +113,5 @@ export function evalCommand(whiteScore: { cp: number } | { mate: number }): stri
 
 /** A clock reading as a `[%clk h:mm:ss]` command. */
 export function clockCommand(ms: number): string {
-  const total = Math.max(0, Math.floor(ms / 1000));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  return `[%clk ${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}]`;
+  return `[%clk ${clockText(Math.floor(ms / 1000), 'always')}]`;
 }

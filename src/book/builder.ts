@@ -33,6 +33,7 @@ import { BLACK, WHITE } from '../board/types.js';
 import { type PgnGame, parsePgn } from '../board/pgn.js';
 import { readPgnFile } from '../platform/pgn-file.js';
 import { RECORD_SIZE, encodeMove } from './polyglot.js';
+import { fileProblem } from '../util/errors.js';
 
 export interface BuildOptions {
   /** Only the first maxPly plies of each game count (Polyglot -max-ply; default 1024). */
@@ -384,8 +385,7 @@ export async function buildBookFromPgnFiles(
       await access(file, constants.R_OK);
       if (!(await stat(file)).isFile()) throw new Error('not a file');
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      throw new Error(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+      throw new Error(`cannot read ${file}: ${fileProblem(e)}`);
     }
   }
   for (const file of files) {

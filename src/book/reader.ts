@@ -15,6 +15,7 @@ import type { Position } from '../board/position.js';
 import { MAX_MOVES } from '../board/types.js';
 import { type RandomAccessFile, platform } from '../platform/index.js';
 import { RECORD_SIZE, compareKeys, decodeMove, rawMoveText } from './polyglot.js';
+import { fileProblem } from '../util/errors.js';
 
 /** A book that cannot be opened or is not a Polyglot book; the message is one line, ready for `info string`. */
 export class BookError extends Error {}
@@ -104,7 +105,7 @@ export class OpeningBook {
     try {
       file = platform.openFile(path);
     } catch (e) {
-      throw new BookError(`cannot open book ${path}: ${systemMessage(e)}`);
+      throw new BookError(`cannot open book ${path}: ${fileProblem(e)}`);
     }
     try {
       if (!file.isFile) throw new BookError(`book ${path} is not a file`);
@@ -125,7 +126,7 @@ export class OpeningBook {
     } catch (e) {
       file.close();
       if (e instanceof BookError) throw e;
-      throw new BookError(`cannot read book ${path}: ${systemMessage(e)}`);
+      throw new BookError(`cannot read book ${path}: ${fileProblem(e)}`);
     }
   }
 
@@ -198,7 +199,7 @@ export class OpeningBook {
     } catch (e) {
       // A read error (file removed or cut short since open) must not stop the engine.
       entries.length = 0;
-      warnings.push(`book ${this.name} could not be read: ${systemMessage(e)}; no book move`);
+      warnings.push(`book ${this.name} could not be read: ${fileProblem(e)}; no book move`);
     }
     return { entries, warnings };
   }
@@ -298,15 +299,4 @@ function checkLength(name: string, bytes: number): void {
       `book ${name} is not a Polyglot book or is truncated: its size (${bytes} bytes) is not a multiple of ${RECORD_SIZE}`,
     );
   }
-}
-
-function systemMessage(e: unknown): string {
-  if (e instanceof Error) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return 'no such file';
-    if (code === 'EACCES') return 'permission denied';
-    if (code === 'EISDIR') return 'it is a directory';
-    return e.message;
-  }
-  return String(e);
 }

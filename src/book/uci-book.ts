@@ -9,6 +9,7 @@ import type { Position } from '../board/position.js';
 import { bookMoveInfoLines } from './format.js';
 import { platform } from '../platform/index.js';
 import { BOOK_MODES, BookError, type BookMode, OpeningBook, gamePly, pickEntry } from './reader.js';
+import { errorText } from '../util/errors.js';
 
 /**
  * The UCI options' defaults (the options module declares them):
@@ -134,6 +135,6 @@ function embeddedBytes(shipped: { name: string; bytes(): Uint8Array }): Uint8Arr
   try {
     return shipped.bytes();
   } catch (e) {
-    throw new BookError(`cannot read book ${shipped.name}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new BookError(`cannot read book ${shipped.name}: ${errorText(e)}`);
   }
 }

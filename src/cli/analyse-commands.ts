@@ -2,7 +2,7 @@
 // games written back annotated (evaluations, ?!/?/??, better lines,
 // accuracy), and an evaluation graph per game as SVG.
 
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { analyseGame } from '../analyse/analyse.js';
@@ -11,13 +11,14 @@ import { type ReplayedGame, replayGame, splitGames } from '../analyse/games.js';
 import { evaluationGraph, graphFileName } from '../analyse/graph.js';
 import { Progress } from '../analyse/progress.js';
 import { EngineHost } from '../engine/host.js';
-import { SEARCH_DRIVERS } from '../search/limits.js';
+import { SEARCH_DRIVERS } from '../search/drivers.js';
 import { engineVersion } from '../engine/version.js';
+import { SETTINGS, defaultIn } from '../engine/settings.js';
+import { integerArg, readTextFile } from './args.js';
 
-/** The time a move is searched when neither --movetime nor --depth is given. */
+/** The time a move is searched when neither --movetime nor --depth is given, and the most it may be. */
 const DEFAULT_MOVETIME_MS = 500;
-/** How long a stopped search may take to answer before the host answers for it. */
-const STOP_GRACE_MS = 2000;
+const MAX_MOVETIME_MS = 3_600_000;
 
 interface AnalyseOptions {
   movetime?: string;
@@ -27,12 +28,6 @@ interface AnalyseOptions {
   threads: string;
   hash: string;
   driver: string;
-}
-
-function integer(program: Command, name: string, text: string, min: number, max: number): number {
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || n < min || n > max) program.error(`error: ${name} must be an integer from ${min} to ${max}, got '${text}'`);
-  return n;
 }
 
 export function registerAnalyseCommands(program: Command): void {
@@ -47,29 +42,22 @@ export function registerAnalyseCommands(program: Command): void {
     .option('--depth <n>', 'search each position to this depth instead')
     .option('--out <file>', 'write the annotated games here (default: standard output)')
     .option('--svg <dir>', 'write an evaluation graph (SVG) per game into this folder')
-    .option('--threads <n>', 'search threads', '1')
-    .option('--hash <mb>', 'transposition table size (and, with an mcts driver, its tree)', '64')
+    .option('--threads <n>', 'search threads', String(SETTINGS.threads.default))
+    .option('--hash <mb>', 'transposition table size (and, with an mcts driver, its tree)', String(defaultIn(SETTINGS.hash, 'analyse')))
     .option('--driver <name>', `the search driver: ${SEARCH_DRIVERS.join(', ')} (docs/mcts.md)`, 'pvs')
     .action(async (path: string, opts: AnalyseOptions) => {
       if (opts.movetime !== undefined && opts.depth !== undefined) program.error('error: give --movetime or --depth, not both');
-      const movetime = opts.movetime === undefined ? undefined : integer(program, '--movetime', opts.movetime, 1, 3_600_000);
-      const depth = opts.depth === undefined ? undefined : integer(program, '--depth', opts.depth, 1, 60);
-      const threads = integer(program, '--threads', opts.threads, 1, 64);
-      const hashMb = integer(program, '--hash', opts.hash, 1, 4096);
+      const movetime = opts.movetime === undefined ? undefined : integerArg(program, '--movetime', opts.movetime, 1, MAX_MOVETIME_MS);
+      const depth =
+        opts.depth === undefined ? undefined : integerArg(program, '--depth', opts.depth, SETTINGS.depth.min, SETTINGS.depth.max);
+      const threads = integerArg(program, '--threads', opts.threads, SETTINGS.threads.min, SETTINGS.threads.max);
+      const hashMb = integerArg(program, '--hash', opts.hash, SETTINGS.hash.min, SETTINGS.hash.max);
       const driver = SEARCH_DRIVERS.find((d) => d === opts.driver.toLowerCase());
       if (driver === undefined) program.error(`error: --driver must be one of ${SEARCH_DRIVERS.join(', ')}, got '${opts.driver}'`);
-      let text: string;
-      try {
-        text = readFileSync(path, 'utf8');
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        program.error(
-          `error: cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : String(e)}`,
-        );
-      }
+      const text = readTextFile(program, path);
       const games: ReplayedGame[] = [];
       let problems = 0;
-      for (const source of splitGames(text!)) {
+      for (const source of splitGames(text)) {
         const replayed = replayGame(source);
         if ('message' in replayed) {
           problems++;
@@ -85,7 +73,7 @@ export function registerAnalyseCommands(program: Command): void {
       const annotator = `Kestrel ${engineVersion()}${driver === 'pvs' ? '' : ` (${driver})`}, ${searched} a move`;
       const total = games.reduce((sum, g) => sum + g.uci.length + 1, 0);
       const progress = new Progress(process.stderr, games.length, total, depth !== undefined ? null : (limits.movetime ?? null));
-      const engine = new EngineHost({ hashMb, threads, keepAlive: 'always', stopGraceMs: STOP_GRACE_MS });
+      const engine = new EngineHost({ hashMb, threads, keepAlive: 'always', stopGraceMs: defaultIn(SETTINGS.stopGraceMs, 'analyse') });
       let finished = 0;
       try {
         for (const [i, game] of games.entries()) {

@@ -3,17 +3,19 @@
 // tools `tune` and `texel-data`.
 
 import type { Command } from 'commander';
-import { DEFAULT_BENCH_DEPTH, runBench, runThreadBench } from '../search/bench.js';
-import { MAX_THREADS } from '../search/threads.js';
+import { runBench, runThreadBench } from '../search/bench.js';
 import { TUNING_BUILD, spsaInputLines } from '../search/tuning.js';
 import { helperPool } from '../engine/search-worker.js';
+import { SETTINGS } from '../engine/settings.js';
+import { integerArg } from './args.js';
 import { texelDataMain, tuneMain } from '../tune/main.js';
+import { errorText } from '../util/errors.js';
 
 export function registerEngineCommands(program: Command): void {
   program
     .command('bench')
-    .argument('[depth]', 'search depth', String(DEFAULT_BENCH_DEPTH))
-    .option('--threads <n>', `instead: time to depth with n threads (2..${MAX_THREADS}) against 1, alternating, and the speed-up`)
+    .argument('[depth]', 'search depth', String(SETTINGS.benchDepth.default))
+    .option('--threads <n>', `instead: time to depth with n threads (2..${SETTINGS.threads.max}) against 1, alternating, and the speed-up`)
     .option(
       '--runs <n>',
       'search the positions n times in one process and report the median pass (default 1); with --threads: how many times each is measured (default 3)',
@@ -22,19 +24,13 @@ export function registerEngineCommands(program: Command): void {
       'search the bench positions to a fixed depth (single thread, 16 MB hash) and print the node count; with --threads, measure parallel speed-up',
     )
     .action((depthText: string, opts: { threads?: string; runs?: string }) => {
-      const depth = Number(depthText);
-      if (!Number.isInteger(depth) || depth < 1 || depth > 60)
-        program.error(`error: bench depth must be an integer from 1 to 60, got '${depthText}'`);
-      const runsText = opts.runs ?? (opts.threads === undefined ? '1' : '3');
-      const runs = Number(runsText);
-      if (!Number.isInteger(runs) || runs < 1) program.error(`error: --runs must be a positive integer, got '${runsText}'`);
+      const depth = integerArg(program, 'bench depth', depthText, SETTINGS.benchDepth.min, SETTINGS.benchDepth.max);
+      const runs = integerArg(program, '--runs', opts.runs ?? (opts.threads === undefined ? '1' : '3'), 1);
       if (opts.threads === undefined) {
         runBench(depth, undefined, runs);
         return;
       }
-      const threads = Number(opts.threads);
-      if (!Number.isInteger(threads) || threads < 2 || threads > MAX_THREADS)
-        program.error(`error: --threads must be an integer from 2 to ${MAX_THREADS}, got '${opts.threads}'`);
+      const threads = integerArg(program, '--threads', opts.threads, 2, SETTINGS.threads.max);
       const pool = helperPool((text) => process.stderr.write(`${text}\n`));
       pool.setThreads(threads);
       if (pool.helpers !== threads - 1) program.error('error: the helper threads could not be started');
@@ -73,7 +69,7 @@ export function registerEngineCommands(program: Command): void {
           }
           process.exitCode = await main(args);
         } catch (e) {
-          process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+          process.stderr.write(`error: ${errorText(e)}\n`);
           process.exitCode = 1;
         }
       });

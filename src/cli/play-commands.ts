@@ -10,7 +10,8 @@ import { parseTimeControl } from '../play/clock.js';
 import { LEVEL_HELP, parseLevel } from '../play/levels.js';
 import { GameController, type PlayerKind } from '../play/controller.js';
 import { TerminalView } from '../play/terminal.js';
-import { SEARCH_DRIVERS } from '../search/limits.js';
+import { SEARCH_DRIVERS } from '../search/drivers.js';
+import { errorText } from '../util/errors.js';
 
 /** The level when none is given: a club player. */
 const DEFAULT_LEVEL = '10';
@@ -58,7 +59,7 @@ export function registerPlayCommands(program: Command): void {
       try {
         setPosition(new Position(), fen, false);
       } catch (e) {
-        program.error(`error: bad FEN '${fen}': ${e instanceof Error ? e.message : String(e)}`);
+        program.error(`error: bad FEN '${fen}': ${errorText(e)}`);
       }
       const time = opts.time === undefined ? null : parseTimeControl(opts.time);
       if (opts.time !== undefined && time === null) program.error(`error: --time must be minutes+seconds such as 5+3, got '${opts.time}'`);

@@ -7,6 +7,7 @@ import { type NetworkChoice, decodeNetwork } from '../eval/index.js';
 import { CHUNK_SUFFIX } from '../train/chunk.js';
 import { convertPgn } from '../train/convert-pgn.js';
 import { type GameSource, expandDataPaths, readGameSource } from '../train/nnue-data.js';
+import { shapeText } from '../eval/nnue/network.js';
 import { DEFAULT_SELFPLAY_SETTINGS, type SelfPlaySettings, settingsText } from '../train/selfplay.js';
 import {
   MANIFEST,
@@ -22,30 +23,12 @@ import {
 import { DEFAULT_TRAIN_SETTINGS, type TrainKernel, type TrainSettings, train } from '../train/nnue-train.js';
 import { runSelfPlay } from '../train/selfplay-run.js';
 import { summariseGames } from '../train/viriformat.js';
-
-/** Reads an integer option within [min, max], or exits with a one-line error. */
-function integer(
-  program: Command,
-  name: string,
-  text: string | undefined,
-  fallback: number,
-  min: number,
-  max = Number.MAX_SAFE_INTEGER,
-): number {
-  if (text === undefined) return fallback;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < min || n > max) program.error(`error: ${name} must be an integer from ${min} to ${max}, got '${text}'`);
-  return n;
-}
+import { errorText } from '../util/errors.js';
+import { integerArg, numberArg, readTextFile } from './args.js';
 
 /** The FENs of an EPD or FEN file (first four fields of each line), or exits with a one-line error. */
 function readOpenings(program: Command, path: string): string[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    program.error(`error: cannot read the openings file ${path}`);
-  }
+  const text = readTextFile(program, path, `the openings file ${path}`);
   const fens: string[] = [];
   for (const line of text.split('\n')) {
     const fields = line.trim().split(/\s+/);
@@ -102,17 +85,17 @@ export function registerTrainCommands(program: Command): void {
     .action(async (opts: SelfPlayOptions) => {
       const settings: SelfPlaySettings = {
         ...d,
-        softNodes: integer(program, '--soft-nodes', opts.softNodes, d.softNodes, 1),
-        hardNodes: integer(program, '--hard-nodes', opts.hardNodes, d.hardNodes, 1),
-        randomPlies: integer(program, '--random-plies', opts.randomPlies, d.randomPlies, 0, 100),
-        maxOpeningScore: integer(program, '--max-opening-score', opts.maxOpeningScore, d.maxOpeningScore, 0),
+        softNodes: integerArg(program, '--soft-nodes', opts.softNodes, 1, undefined, d.softNodes),
+        hardNodes: integerArg(program, '--hard-nodes', opts.hardNodes, 1, undefined, d.hardNodes),
+        randomPlies: integerArg(program, '--random-plies', opts.randomPlies, 0, 100, d.randomPlies),
+        maxOpeningScore: integerArg(program, '--max-opening-score', opts.maxOpeningScore, 0, undefined, d.maxOpeningScore),
         book: opts.book === undefined ? [] : readOpenings(program, opts.book),
       };
       if (settings.hardNodes < settings.softNodes) program.error('error: --hard-nodes must be at least --soft-nodes');
       const hours = opts.hours === undefined ? undefined : Number(opts.hours);
       if (hours !== undefined && !(hours > 0)) program.error(`error: --hours must be a positive number, got '${opts.hours}'`);
-      const games = opts.games === undefined ? undefined : integer(program, '--games', opts.games, 0, 1);
-      const positions = opts.positions === undefined ? undefined : integer(program, '--positions', opts.positions, 0, 1);
+      const games = opts.games === undefined ? undefined : integerArg(program, '--games', opts.games, 1);
+      const positions = opts.positions === undefined ? undefined : integerArg(program, '--positions', opts.positions, 1);
       if (games === undefined && positions === undefined && hours === undefined)
         program.error('error: say when to stop: --games, --positions or --hours');
       let network: NetworkChoice | undefined;
@@ -124,7 +107,7 @@ export function registerTrainCommands(program: Command): void {
           decodeNetwork(bytes);
           network = { use: true, bytes };
         } catch (e) {
-          program.error(`error: cannot use the network ${opts.network}: ${e instanceof Error ? e.message : String(e)}`);
+          program.error(`error: cannot use the network ${opts.network}: ${errorText(e)}`);
         }
       }
       if (opts.store !== undefined && !isStore(opts.store)) program.error(`error: no data store at ${opts.store} (no ${MANIFEST} there)`);
@@ -133,17 +116,17 @@ export function registerTrainCommands(program: Command): void {
         done = await runSelfPlay({
           network,
           out: opts.out,
-          threads: integer(program, '--threads', opts.threads, 1, 1, 64),
-          seed: integer(program, '--seed', opts.seed, 1, 0, 0xffffffff),
+          threads: integerArg(program, '--threads', opts.threads, 1, 64),
+          seed: integerArg(program, '--seed', opts.seed, 0, 0xffffffff),
           games,
           positions,
           hours,
           settings,
           store: opts.store,
-          chunkMinutes: integer(program, '--chunk-minutes', opts.chunkMinutes, 60, 1),
+          chunkMinutes: integerArg(program, '--chunk-minutes', opts.chunkMinutes, 1),
         });
       } catch (e) {
-        program.error(`error: ${e instanceof Error ? e.message : String(e)}`);
+        program.error(`error: ${errorText(e)}`);
       }
       process.stderr.write(`${done.games} games, ${done.positions} positions written to ${opts.out}\n`);
     });
@@ -159,7 +142,7 @@ export function registerTrainCommands(program: Command): void {
         const stats = await convertPgn(opts.pgn, opts.out, log);
         log(`${stats.games} games, ${stats.positions} positions written to ${opts.out}; ${stats.skipped} games left out`);
       } catch (e) {
-        program.error(`error: ${e instanceof Error ? e.message : String(e)}`);
+        program.error(`error: ${errorText(e)}`);
       }
     });
 
@@ -173,7 +156,7 @@ export function registerTrainCommands(program: Command): void {
     .option('--games <n>', 'count only the first n games of each file (the prefix that selfplay --games n remakes)')
     .option('--verify', 'check every chunk of a data store against its manifest row (games, positions, bytes, sha256)')
     .action((paths: string[], opts: { games?: string; verify?: boolean }) => {
-      const first = opts.games === undefined ? undefined : integer(program, '--games', opts.games, 0, 0);
+      const first = opts.games === undefined ? undefined : integerArg(program, '--games', opts.games, 0);
       const total = { games: 0, positions: 0, bytes: 0 };
       let files = 0;
       let problems = 0;
@@ -189,7 +172,7 @@ export function registerTrainCommands(program: Command): void {
               problems += found.length;
             } else for (const line of storeSummary(path)) process.stdout.write(`${path}: ${line}\n`);
           } catch (e) {
-            program.error(`error: ${e instanceof Error ? e.message : String(e)}`);
+            program.error(`error: ${errorText(e)}`);
           }
           continue;
         }
@@ -198,7 +181,7 @@ export function registerTrainCommands(program: Command): void {
         try {
           source = readGameSource(path);
         } catch (e) {
-          program.error(`error: cannot read ${path}: ${e instanceof Error ? e.message : String(e)}`);
+          program.error(`error: cannot read ${path}: ${errorText(e)}`);
         }
         const all = source.index.offsets.length;
         const s = summariseGames(source.index, first);
@@ -244,13 +227,13 @@ export function registerTrainCommands(program: Command): void {
       let seed = '-';
       let settings = o.settings;
       if (o.seed !== undefined) {
-        seed = String(integer(program, '--seed', o.seed, 0, 0, 0xffffffff));
+        seed = String(integerArg(program, '--seed', o.seed, 0, 0xffffffff));
         settings = settingsText({
           ...d,
-          softNodes: integer(program, '--soft-nodes', o.softNodes, d.softNodes, 1),
-          hardNodes: integer(program, '--hard-nodes', o.hardNodes, d.hardNodes, 1),
-          randomPlies: integer(program, '--random-plies', o.randomPlies, d.randomPlies, 0, 100),
-          maxOpeningScore: integer(program, '--max-opening-score', o.maxOpeningScore, d.maxOpeningScore, 0),
+          softNodes: integerArg(program, '--soft-nodes', o.softNodes, 1, undefined, d.softNodes),
+          hardNodes: integerArg(program, '--hard-nodes', o.hardNodes, 1, undefined, d.hardNodes),
+          randomPlies: integerArg(program, '--random-plies', o.randomPlies, 0, 100, d.randomPlies),
+          maxOpeningScore: integerArg(program, '--max-opening-score', o.maxOpeningScore, 0, undefined, d.maxOpeningScore),
         });
       } else if (settings === undefined || settings.includes('|'))
         program.error('error: without --seed, say how the games were played: --settings <text> (no |)');
@@ -258,18 +241,18 @@ export function registerTrainCommands(program: Command): void {
       try {
         source = readGameSource(file);
       } catch (e) {
-        program.error(`error: cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`);
+        program.error(`error: cannot read ${file}: ${errorText(e)}`);
       }
       const run: RunKey = { network: o.network!, seed, settings: settings! };
       let from = 0;
       try {
-        if (o.fromGame !== undefined) from = integer(program, '--from-game', o.fromGame, 0, 0);
+        if (o.fromGame !== undefined) from = integerArg(program, '--from-game', o.fromGame, 0);
         else if (seed !== '-' && !o.heldOut) from = runRows(readManifest(store), run).reduce((n, r) => n + r.games, 0);
       } catch (e) {
-        program.error(`error: ${e instanceof Error ? e.message : String(e)}`);
+        program.error(`error: ${errorText(e)}`);
       }
       const { offsets, completeBytes } = source.index;
-      const to = o.games === undefined ? offsets.length : integer(program, '--games', o.games, 1, 1, offsets.length);
+      const to = o.games === undefined ? offsets.length : integerArg(program, '--games', o.games, 1, offsets.length);
       if (from >= to) program.error(`error: no games to add: the file has ${offsets.length}, the chunk would start at game ${from}`);
       let name = o.file;
       if (name === undefined) {
@@ -284,14 +267,16 @@ export function registerTrainCommands(program: Command): void {
           `row ${row.id}: ${row.file}, games ${row.first}-${row.first + row.games - 1}, ${row.positions} positions, ${row.bytes} bytes packed to ${row.packed}\n`,
         );
       } catch (e) {
-        program.error(`error: ${e instanceof Error ? e.message : String(e)}`);
+        program.error(`error: ${errorText(e)}`);
       }
     });
 
   const t = DEFAULT_TRAIN_SETTINGS;
   program
     .command('train')
-    .description('train the network (768 -> 2xH -> output buckets) on viriformat games, and write it quantised with a loss chart')
+    .description(
+      `train the network (${shapeText({ hidden: 'H', buckets: 'output buckets' })}) on viriformat games, and write it quantised with a loss chart`,
+    )
     .requiredOption(
       '--data <paths...>',
       "viriformat files (selfplay, convert-pgn; .xz and .gz read unpacked), chunks (.vfc), or a data store (a folder): its training chunks in the manifest's order",
@@ -317,21 +302,14 @@ export function registerTrainCommands(program: Command): void {
     .option('--init <file.f32>', 'start from these float weights (written by an earlier train) instead of random ones')
     .option('--kernel <name>', "gradients in 'wasm' (WebAssembly SIMD) or 'ts' (the TypeScript reference)", t.kernel)
     .action(async (o: Record<string, string> & { data: string[]; mirror?: boolean }) => {
-      const num = (name: string, text: string, min: number, max: number, intOnly = false): number => {
-        const n = Number(text);
-        if (!Number.isFinite(n) || n < min || n > max || (intOnly && !Number.isInteger(n))) {
-          program.error(`error: --${name} must be ${intOnly ? 'an integer' : 'a number'} from ${min} to ${max}, got '${text}'`);
-        }
-        return n;
-      };
       if (o.kernel !== 'wasm' && o.kernel !== 'ts') program.error(`error: --kernel must be 'wasm' or 'ts', got '${o.kernel}'`);
-      const hidden = num('hidden', o.hidden, 8, 4096, true);
+      const hidden = integerArg(program, '--hidden', o.hidden, 8, 4096);
       if (hidden % 8 !== 0) program.error('error: --hidden must be a multiple of 8');
       let data: string[] = [];
       try {
         data = expandDataPaths(o.data, { rows: o.rows, seeds: o.seeds?.split(','), networks: o.networks?.split(',') });
       } catch (e) {
-        program.error(`error: ${e instanceof Error ? e.message : String(e)}`);
+        program.error(`error: ${errorText(e)}`);
       }
       if (data.length === 0) program.error('error: no data files selected');
       const settings: TrainSettings = {
@@ -339,18 +317,18 @@ export function registerTrainCommands(program: Command): void {
         data,
         outDir: o.outDir,
         hidden,
-        buckets: num('buckets', o.buckets, 1, 16, true),
-        epochs: num('epochs', o.epochs, 1, 10000, true),
-        batch: num('batch', o.batch, 1, 1 << 24, true),
-        lr: num('lr', o.lr, 0, 1),
-        lrFinal: num('lr-final', o.lrFinal, 0, 1),
-        wdl: num('wdl', o.wdl, 0, 1),
-        scale: num('scale', o.scale, 1, 10000),
-        weightDecay: num('weight-decay', o.weightDecay, 0, 1),
-        filter: { ...t.filter, maxScore: num('max-score', o.maxScore, 0, 32767), mirror: o.mirror !== undefined },
-        validPercent: num('valid', o.valid, 0.01, 50),
-        threads: num('threads', o.threads, 1, 64, true),
-        seed: num('seed', o.seed, 0, 0xffffffff, true),
+        buckets: integerArg(program, '--buckets', o.buckets, 1, 16),
+        epochs: integerArg(program, '--epochs', o.epochs, 1, 10000),
+        batch: integerArg(program, '--batch', o.batch, 1, 1 << 24),
+        lr: numberArg(program, '--lr', o.lr, 0, 1),
+        lrFinal: numberArg(program, '--lr-final', o.lrFinal, 0, 1),
+        wdl: numberArg(program, '--wdl', o.wdl, 0, 1),
+        scale: numberArg(program, '--scale', o.scale, 1, 10000),
+        weightDecay: numberArg(program, '--weight-decay', o.weightDecay, 0, 1),
+        filter: { ...t.filter, maxScore: numberArg(program, '--max-score', o.maxScore, 0, 32767), mirror: o.mirror !== undefined },
+        validPercent: numberArg(program, '--valid', o.valid, 0.01, 50),
+        threads: integerArg(program, '--threads', o.threads, 1, 64),
+        seed: integerArg(program, '--seed', o.seed, 0, 0xffffffff),
         init: o.init,
         kernel: o.kernel as TrainKernel,
       };
@@ -362,7 +340,7 @@ export function registerTrainCommands(program: Command): void {
         const result = await train(settings, log, status);
         log(`network written to ${result.file} (loss chart and record beside it)`);
       } catch (e) {
-        program.error(`error: ${e instanceof Error ? e.message : String(e)}`);
+        program.error(`error: ${errorText(e)}`);
       }
     });
 }

@@ -12,6 +12,7 @@
 import type { UciStream } from '../platform/index.js';
 import { generateFens, parseGenfens } from '../train/genfens.js';
 import { UCI_COMMANDS } from '../uci/uci.js';
+import { errorText } from '../util/errors.js';
 
 /** The first words the UCI loop (src/uci/uci.ts) knows, and genfens. */
 const UCI_WORDS = new Set([...UCI_COMMANDS, 'genfens']);
@@ -35,7 +36,7 @@ function genfensLine(text: string, stream: UciStream): boolean {
     try {
       generateFens(request, write);
     } catch (e) {
-      write(`info string error: genfens: ${e instanceof Error ? e.message : String(e)}`);
+      write(`info string error: genfens: ${errorText(e)}`);
     }
   }
   return true;

@@ -3,7 +3,7 @@
 // two-ply look with the static evaluation. Emergencies only.
 
 import { generateMoves } from '../board/movegen.js';
-import { moveToUci } from '../board/notation.js';
+import { moveToUci, NO_MOVE_UCI } from '../board/notation.js';
 import { Position } from '../board/position.js';
 import { MAX_MOVES } from '../board/types.js';
 import { evaluate } from '../eval/index.js';
@@ -20,7 +20,7 @@ export interface EmergencyChoice {
 
 /** The best of `allowed` (UCI moves, legal in spec) by a two-ply static look; move '0000' when empty. */
 export function emergencyMove(spec: PositionSpec, allowed: string[]): EmergencyChoice {
-  if (allowed.length === 0) return { move: '0000', score: null };
+  if (allowed.length === 0) return { move: NO_MOVE_UCI, score: null };
   try {
     const pos = new Position();
     loadPosition(pos, spec);

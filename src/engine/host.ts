@@ -22,17 +22,19 @@
 // The host reports structured events (info.ts); it writes nothing itself.
 
 import { generateMoves } from '../board/movegen.js';
-import { moveToUci } from '../board/notation.js';
+import { moveToUci, NO_MOVE_UCI } from '../board/notation.js';
 import { Position } from '../board/position.js';
 import { MAX_MOVES } from '../board/types.js';
 import { SearchControl } from '../search/control.js';
 import { DEFAULT_SEARCH_OPTIONS, type GoParams, type SearchOptions } from '../search/limits.js';
+import { SETTINGS } from './settings.js';
 import type { SearchParameterValues } from '../search/tuning.js';
 import { emergencyMove } from './fallback.js';
 import type { EngineLine } from './info.js';
 import { Job, type JobListener, type JobOutcome, type JobOwner, type JobRequest, watchdogMs } from './job.js';
-import { type FromWorker, type Maintenance, type NetworkChoice, type PositionSpec, errorText, loadPosition } from './messages.js';
+import { type FromWorker, type Maintenance, type NetworkChoice, type PositionSpec, loadPosition } from './messages.js';
 import { type KeepAlive, WorkerHost } from './worker-host.js';
+import { errorText } from '../util/errors.js';
 
 export type { Job, JobListener, JobOutcome, JobRequest } from './job.js';
 
@@ -159,7 +161,8 @@ export class EngineHost implements JobOwner {
 
   /**
    * A search as a promise (play, analyse): params are the `go` limits,
-   * options default to DEFAULT_SEARCH_OPTIONS; the clock starts when the
+   * options default to DEFAULT_SEARCH_OPTIONS with the default Move
+   * Overhead (settings.ts); the clock starts when the
    * worker is ready. Rejects when the worker fails or the host is closed.
    */
   search(
@@ -177,7 +180,7 @@ export class EngineHost implements JobOwner {
           kind: 'go',
           position,
           params: { infinite: false, ponder: false, searchmoves: [], ...params },
-          options: { ...DEFAULT_SEARCH_OPTIONS, ...options },
+          options: { ...DEFAULT_SEARCH_OPTIONS, moveOverhead: SETTINGS.moveOverhead.default, ...options },
         },
         {
           line: (line) => {
@@ -189,7 +192,7 @@ export class EngineHost implements JobOwner {
             if (outcome.failure !== null) reject(new Error(outcome.failure));
             else
               resolve({
-                bestMove: outcome.bestMove ?? '0000',
+                bestMove: outcome.bestMove ?? NO_MOVE_UCI,
                 ponderMove: outcome.ponderMove,
                 lines: lines.filter((l) => l !== undefined),
                 notes,
@@ -439,7 +442,7 @@ export class EngineHost implements JobOwner {
    */
   private fallback(job: Job): string {
     if (job.lastPvMove !== null) return job.lastPvMove;
-    if (job.request.kind !== 'go') return '0000';
+    if (job.request.kind !== 'go') return NO_MOVE_UCI;
     const choice = emergencyMove(job.request.position, job.allowed);
     job.listener.emergency?.(choice);
     return choice.move;

@@ -10,7 +10,7 @@ import type { Position } from '../board/position.js';
 import { moveToSan } from '../board/san.js';
 import { MAX_MOVES } from '../board/types.js';
 import type { SearchLine } from '../search/limits.js';
-import { INFINITE, MATE, MATE_BOUND } from '../search/search.js';
+import { INFINITE, MATE, MATE_BOUND } from '../search/score.js';
 
 /** A line of the search: a completed iteration, the final word, or an aspiration window's failure. */
 export interface EngineLine {
@@ -90,12 +90,20 @@ export function scoreValue(score: number): ScoreValue {
   return { unit: 'cp', value: score };
 }
 
-/** Win/draw/loss per mille for a score, from a simple logistic model. */
+/**
+ * The WDL model: the chance of a win is a logistic of the score, one half at
+ * WDL_EVEN_CP and with a slope of WDL_SCALE_CP per unit; a loss the same
+ * from the other side, the rest draws.
+ */
+const WDL_EVEN_CP = 150;
+const WDL_SCALE_CP = 60;
+
+/** Win/draw/loss per mille for a score, from the WDL model. */
 export function wdlOf(score: number): [number, number, number] {
   if (score >= MATE_BOUND) return [1000, 0, 0];
   if (score <= -MATE_BOUND) return [0, 0, 1000];
-  const win = Math.round(1000 / (1 + Math.exp((150 - score) / 60)));
-  const loss = Math.round(1000 / (1 + Math.exp((150 + score) / 60)));
+  const win = Math.round(1000 / (1 + Math.exp((WDL_EVEN_CP - score) / WDL_SCALE_CP)));
+  const loss = Math.round(1000 / (1 + Math.exp((WDL_EVEN_CP + score) / WDL_SCALE_CP)));
   return [win, 1000 - win - loss, loss];
 }
 

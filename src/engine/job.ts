@@ -116,6 +116,12 @@ export interface JobOwner {
   settleNow(job: Job): void;
 }
 
+/** The watchdog's grace after the hard limit (at least this, or half the limit, or the move overhead after a movetime). */
+const WATCHDOG_GRACE_MS = 250;
+/** The clock the watchdog leaves at least (or the move overhead), and the least it waits. */
+const WATCHDOG_MIN_RESERVE_MS = 20;
+const WATCHDOG_MIN_MS = 50;
+
 /**
  * When to give up on a search that overruns its clock, in ms from the
  * clock's start; null without a clock or movetime. The search stops itself
@@ -125,10 +131,10 @@ export interface JobOwner {
  * reach the GUI, and on a loaded machine that alone can take 100 ms.
  */
 export function watchdogMs(params: GoParams, side: number, overhead: number): number | null {
-  if (params.movetime !== undefined) return params.movetime + Math.max(250, overhead);
+  if (params.movetime !== undefined) return params.movetime + Math.max(WATCHDOG_GRACE_MS, overhead);
   const time = side === WHITE ? params.wtime : params.btime;
   if (time === undefined) return null;
   const { hardMs } = computeTimeBudget(params, side, overhead);
-  const lastSafeMoment = time - Math.max(20, overhead);
-  return Math.max(50, Math.min(lastSafeMoment, hardMs + Math.max(250, hardMs / 2)));
+  const lastSafeMoment = time - Math.max(WATCHDOG_MIN_RESERVE_MS, overhead);
+  return Math.max(WATCHDOG_MIN_MS, Math.min(lastSafeMoment, hardMs + Math.max(WATCHDOG_GRACE_MS, hardMs / 2)));
 }

@@ -3,7 +3,7 @@
 // what is shown and in which order.
 
 import { parseUciMove } from '../board/notation.js';
-import type { Position } from '../board/position.js';
+import { Position } from '../board/position.js';
 import type { NetworkChoice } from '../eval/index.js';
 
 export { type NetworkChoice, applyNetworkChoice } from '../eval/index.js';
@@ -35,6 +35,42 @@ export interface PositionSpec {
   moves: string[];
   /** Castling notation for the search's output (UCI_Chess960 when `go` was sent). */
   chess960: boolean;
+}
+
+/** Moves the worker replays before the last irreversible one: the Monte Carlo tree search reuses its tree one or two plies on. */
+const REPLAY_KEEP = 2;
+/** At most this many moves are replayed (reversible ones: the fifty-move rule has long ended such a game). */
+const MAX_REPLAY = 1000;
+/** Game length (plies) at which a front end's own Position drops its undo history (Position's stack holds 8192). */
+export const MAX_HISTORY = 4096;
+
+/**
+ * Adds the move just played in pos to spec, the position as the worker
+ * rebuilds it. Positions before an irreversible move cannot repeat, so
+ * the spec starts again near it: REPLAY_KEEP moves before, so that the
+ * tree search still finds the root of its last search (mcts-root.ts).
+ */
+export function appendSpecMove(spec: PositionSpec, pos: Position, uci: string): void {
+  spec.moves.push(uci);
+  if (pos.halfmove === 0 || spec.moves.length > MAX_REPLAY) {
+    const keep = Math.min(REPLAY_KEEP, pos.ply);
+    for (let j = 0; j < keep; j++) pos.unmakeMove();
+    spec.fen = pos.fen();
+    for (let j = keep; j > 0; j--) pos.makeMove(pos.stackMove[pos.ply]);
+    spec.moves = spec.moves.slice(spec.moves.length - keep);
+  }
+}
+
+/** The spec of the position after `moves` (UCI, legal) from `fen`, rebased as appendSpecMove says. */
+export function positionSpec(fen: string, moves: readonly string[], chess960: boolean): PositionSpec {
+  const pos = new Position(fen);
+  const spec: PositionSpec = { fen, moves: [], chess960 };
+  for (const uci of moves) {
+    pos.makeMove(parseUciMove(pos, uci));
+    appendSpecMove(spec, pos, uci);
+    if (pos.ply >= MAX_HISTORY) pos.clearHistory();
+  }
+  return spec;
 }
 
 /**
@@ -92,8 +128,3 @@ export type FromWorker =
   | { type: 'done'; id: number; bestMove: string | null; ponderMove: string | null; lines?: string[] }
   /** Maintenance message `seq` has been applied. */
   | { type: 'ack'; seq: number };
-
-/** The message of a thrown value, for an `info string`. */
-export function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}

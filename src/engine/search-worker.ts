@@ -1,5 +1,5 @@
-// The search worker: a worker_threads Worker that owns the Searcher (and so
-// its transposition table) and runs the long jobs — go, go perft, bench — so
+// The search worker: a worker_threads Worker that owns the search (a Driver,
+// and so its transposition table) and runs the long jobs — go, go perft, bench — so
 // that the main thread stays free to answer isready, stop and quit at once.
 //
 // The worker runs from the same file as the engine: in the bundle
@@ -21,7 +21,7 @@
 
 import { type EngineWorker, platform } from '../platform/index.js';
 import { generateMoves } from '../board/movegen.js';
-import { moveToUci, parseUciMove } from '../board/notation.js';
+import { moveToUci, NO_MOVE_UCI, parseUciMove } from '../board/notation.js';
 import { Perft } from '../board/perft.js';
 import { Position } from '../board/position.js';
 import { MAX_MOVES } from '../board/types.js';
@@ -29,15 +29,13 @@ import { DEFAULT_BENCH_DEPTH, runBench } from '../search/bench.js';
 import { SearchControl } from '../search/control.js';
 import type { GoParams, SearchEvent, SearchOptions } from '../search/limits.js';
 import { engineLine } from './info.js';
-import { Searcher } from '../search/search.js';
-import { limitedSearch } from '../search/strength.js';
+import { Driver } from '../search/driver.js';
 import { WarmUp } from '../search/warmup.js';
 import { type SearchParameterValues, setSearchParameters } from '../search/tuning.js';
 import type { HelperThreads } from '../search/threads.js';
 import {
   type NetworkChoice,
   applyNetworkChoice,
-  errorText,
   loadPosition,
   type FromWorker,
   type PositionSpec,
@@ -45,6 +43,7 @@ import {
   type ToWorker,
 } from './messages.js';
 import { ThreadPool, runSearchHelper } from './thread-pool.js';
+import { errorText } from '../util/errors.js';
 
 /** True in a thread started by startSearchWorker(). */
 export function isSearchWorker(): boolean {
@@ -94,7 +93,7 @@ export function runSearchWorker(): void {
 }
 
 class SearchWorker {
-  private searcher: Searcher;
+  private driver: Driver;
   private hashMb: number;
   private readonly pos = new Position();
   private readonly moves = new Int32Array(MAX_MOVES);
@@ -111,11 +110,11 @@ class SearchWorker {
   ) {
     this.hashMb = hashMb;
     try {
-      this.searcher = new Searcher(hashMb);
+      this.driver = new Driver(hashMb);
     } catch (e) {
       this.send({ type: 'note', text: `error: could not allocate ${hashMb} MB of hash (${errorText(e)}); using 1 MB` });
       this.hashMb = 1;
-      this.searcher = new Searcher(1);
+      this.driver = new Driver(1);
     }
     this.pool = new ThreadPool(startSearchWorker, (text) => this.send({ type: 'note', text }));
     if (network !== undefined) this.pool.setNetwork(network);
@@ -177,7 +176,7 @@ class SearchWorker {
           this.send({ type: 'ack', seq: message.seq });
           break;
         case 'clear':
-          this.guard('clearing the hash', () => this.searcher.clear());
+          this.guard('clearing the hash', () => this.driver.clear());
           this.pool.clear();
           this.send({ type: 'ack', seq: message.seq });
           break;
@@ -226,10 +225,10 @@ class SearchWorker {
 
   private resize(mb: number): void {
     if (mb === this.hashMb) return;
-    if (this.guard(`resizing the hash to ${mb} MB`, () => this.searcher.setHashSize(mb))) {
+    if (this.guard(`resizing the hash to ${mb} MB`, () => this.driver.setHashSize(mb))) {
       this.hashMb = mb;
-    } else if (!this.guard(`restoring the hash to ${this.hashMb} MB`, () => this.searcher.setHashSize(this.hashMb))) {
-      this.searcher = new Searcher(1);
+    } else if (!this.guard(`restoring the hash to ${this.hashMb} MB`, () => this.driver.setHashSize(this.hashMb))) {
+      this.driver = new Driver(1);
       this.hashMb = 1;
     }
     // New helpers, so that none keeps the old table alive.
@@ -273,10 +272,7 @@ class SearchWorker {
       this.load(spec);
       helpers = this.pool.forSearch(spec);
       const role = helpers === null ? undefined : ({ kind: 'main', helpers } as const);
-      const result =
-        options.strength === undefined
-          ? this.searcher.go(this.pos, params, options, control, report, role)
-          : limitedSearch(this.searcher, this.pos, params, options, control, options.strength, report, role);
+      const result = this.driver.go(this.pos, params, options, control, report, role);
       bestMove = moveToUci(this.pos, result.move);
       if (result.ponder !== 0 && result.move !== 0) {
         this.pos.makeMove(result.move);
@@ -303,16 +299,16 @@ class SearchWorker {
       note(`error: ${errorText(e)}`);
     }
     const allowed = params.searchmoves.length > 0 ? params.searchmoves.filter((m) => legal.includes(m)) : legal;
-    const fallback = lastPvMove !== null && allowed.includes(lastPvMove) ? lastPvMove : (allowed[0] ?? legal[0] ?? '0000');
+    const fallback = lastPvMove !== null && allowed.includes(lastPvMove) ? lastPvMove : (allowed[0] ?? legal[0] ?? NO_MOVE_UCI);
     if (bestMove === null) {
       bestMove = fallback;
       ponderMove = null;
-    } else if (legal.length === 0 ? bestMove !== '0000' : !allowed.includes(bestMove)) {
+    } else if (legal.length === 0 ? bestMove !== NO_MOVE_UCI : !allowed.includes(bestMove)) {
       note(`error: the search returned ${bestMove}, not a move it may play here; playing ${fallback}`);
       bestMove = fallback;
       ponderMove = null;
     }
-    if (ponderMove !== null && bestMove !== '0000') {
+    if (ponderMove !== null && bestMove !== NO_MOVE_UCI) {
       try {
         this.pos.makeMove(parseUciMove(this.pos, bestMove));
         parseUciMove(this.pos, ponderMove);

@@ -8,8 +8,8 @@
 // waits on messages: helpers report through shared memory (the boot count,
 // and each search's ThreadState: node counts, results). Nothing waits for a
 // helper to stop either: the next search has a ThreadState of its own, and
-// a helper takes its job up when done with the last one (within 1024
-// nodes of the stop). Helpers are re-created (never reused across a change
+// a helper takes its job up when done with the last one (within 256
+// nodes of the stop: the search's poll interval). Helpers are re-created (never reused across a change
 // of Threads or Hash), and the old ones terminated.
 
 import { type EngineWorker, platform } from '../platform/index.js';
@@ -20,7 +20,8 @@ import { MAX_THREADS, ThreadState, waitUntil, type HelperThreads, type ThreadSta
 import { HAS_SHARED_MEMORY, sharedMemory } from '../search/shared-memory.js';
 import { TranspositionTable } from '../search/tt.js';
 import { type SearchParameterValues, setSearchParameters } from '../search/tuning.js';
-import { type NetworkChoice, type PositionSpec, type SearchWorkerData, applyNetworkChoice, errorText, loadPosition } from './messages.js';
+import { type NetworkChoice, type PositionSpec, type SearchWorkerData, applyNetworkChoice, loadPosition } from './messages.js';
+import { errorText } from '../util/errors.js';
 
 /** How long new helpers may take to boot: this, plus BOOT_EACH_MS per helper. */
 const BOOT_LIMIT_MS = 10000;

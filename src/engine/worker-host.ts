@@ -4,8 +4,9 @@
 // ThreadPool).
 
 import type { EngineWorker } from '../platform/index.js';
-import { errorText, type FromWorker, type SearchWorkerData, type ToWorker } from './messages.js';
+import type { FromWorker, SearchWorkerData, ToWorker } from './messages.js';
 import { startSearchWorker } from './search-worker.js';
+import { errorText } from '../util/errors.js';
 
 export interface WorkerEvents {
   message(message: FromWorker): void;

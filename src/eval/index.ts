@@ -7,7 +7,7 @@ import { evaluate as evaluateHce } from './evaluate.js';
 import { explainEval } from './explain.js';
 import { EMBEDDED_NETWORK_BASE64, EMBEDDED_NETWORK_NAME } from './nnue/embedded-net.js';
 import { type KernelChoice, NnueEvaluator } from './nnue/evaluator.js';
-import { type Network, decodeNetwork } from './nnue/network.js';
+import { type Network, decodeNetwork, shapeText } from './nnue/network.js';
 
 export { NetworkError, decodeNetwork } from './nnue/network.js';
 
@@ -73,5 +73,5 @@ export function explain(pos: Position): string {
   if (nnue === null) return `${hce}\nNNUE: not in use (UseNNUE false): the evaluation above is the engine's.`;
   const v = nnue.evaluate(pos);
   const white = pos.side === 0 ? v : -v;
-  return `${hce}\nNNUE (${nnue.kernelName} kernel, 768 -> 2x${nnue.net.hidden} -> ${nnue.net.buckets}): ${(white / 100).toFixed(2)} (White's view): the engine's evaluation.`;
+  return `${hce}\nNNUE (${nnue.kernelName} kernel, ${shapeText(nnue.net)}): ${(white / 100).toFixed(2)} (White's view): the engine's evaluation.`;
 }

@@ -2,6 +2,7 @@
 // move, and the running side's time measured from when its turn began.
 
 import { WHITE } from '../board/types.js';
+import { clockText } from '../util/duration.js';
 
 export interface TimeControl {
   initialMs: number;
@@ -26,11 +27,7 @@ export function timeControlTag(tc: TimeControl): string {
 export function formatClock(ms: number): string {
   const t = Math.max(0, ms);
   if (t < 20_000) return `0:${String(Math.floor(t / 1000)).padStart(2, '0')}.${Math.floor((t % 1000) / 100)}`;
-  const total = Math.floor(t / 1000);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = String(total % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+  return clockText(Math.floor(t / 1000), 'when-needed');
 }
 
 export class Clock {

@@ -22,7 +22,7 @@ import { parseUciMove } from '../board/notation.js';
 import { BLACK, WHITE } from '../board/types.js';
 import type { SearchOutcome } from '../engine/host.js';
 import { type EngineLine, uciScore } from '../engine/info.js';
-import { errorText } from '../engine/messages.js';
+
 import { platform } from '../platform/index.js';
 import { Clock } from './clock.js';
 import { DRAW_MIN_FULLMOVE, EnginePlayer, type SearchPlan } from './engine-player.js';
@@ -32,6 +32,7 @@ import { type LevelChoice, describeLevel } from './levels.js';
 import { readMove } from './move-input.js';
 import { formatScore, lineToSan, whiteView } from './notation-view.js';
 import { driverNote, introduction, pgnTags, playerName } from './players.js';
+import { errorText } from '../util/errors.js';
 
 export type { ControllerOptions, GameSettings, PlayerKind, PlayEvents, ThinkingState, Waiting } from './events.js';
 export type { PlayEngine } from './engine-player.js';

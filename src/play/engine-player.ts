@@ -8,13 +8,14 @@
 // same moves replay the same game.
 
 import { OpeningBook } from '../book/reader.js';
+import { SETTINGS, defaultIn } from '../engine/settings.js';
 import { EngineHost, type SearchHandle, type SearchOutcome } from '../engine/host.js';
 import { type UciScore, uciScore } from '../engine/info.js';
 import { platform } from '../platform/index.js';
-import type { GoParams, SearchDriver, SearchOptions } from '../search/limits.js';
+import type { SearchDriver } from '../search/drivers.js';
+import type { GoParams, SearchOptions } from '../search/limits.js';
 import { HARD_NODES_FACTOR } from '../search/strength.js';
 import { mulberry32, unitInterval } from '../util/random.js';
-import { DEFAULT_HASH_MB } from '../search/tt.js';
 import type { Clock } from './clock.js';
 import type { ThinkingState } from './events.js';
 import type { Game } from './game.js';
@@ -34,8 +35,6 @@ const DRAW_CHECK_NODES = 50_000;
 const FULL_STRENGTH_MOVETIME_MS = 1000;
 /** Book moves are played for at most this many plies. */
 const BOOK_MAX_PLIES = 16;
-/** How long a stopped search may take to answer before the host plays for it. */
-const STOP_GRACE_MS = 2000;
 
 /** A search's limits. */
 export interface SearchPlan {
@@ -58,7 +57,14 @@ export class EnginePlayer {
 
   /** engine: default, an engine host of its own (one thread, the default hash). */
   constructor(seed: number, useBook: boolean, engine?: PlayEngine) {
-    this.engine = engine ?? new EngineHost({ hashMb: DEFAULT_HASH_MB, threads: 1, keepAlive: 'always', stopGraceMs: STOP_GRACE_MS });
+    this.engine =
+      engine ??
+      new EngineHost({
+        hashMb: defaultIn(SETTINGS.hash, 'play'),
+        threads: SETTINGS.threads.default,
+        keepAlive: 'always',
+        stopGraceMs: defaultIn(SETTINGS.stopGraceMs, 'play'),
+      });
     this.random = unitInterval(mulberry32(seed));
     if (useBook) {
       try {

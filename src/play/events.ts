@@ -4,7 +4,7 @@
 // (with the list of listeners that hears them).
 
 import type { EngineLine } from '../engine/info.js';
-import type { SearchDriver } from '../search/limits.js';
+import type { SearchDriver } from '../search/drivers.js';
 import type { PlayEngine } from './engine-player.js';
 import type { TimeControl } from './clock.js';
 import type { LevelChoice } from './levels.js';

@@ -10,7 +10,7 @@ import { type Outcome, cannotMateBy, gameOutcome } from '../board/rules.js';
 import { moveToSan } from '../board/san.js';
 import { WHITE, moveFrom, moveTo } from '../board/types.js';
 import type { UciScore } from '../engine/info.js';
-import type { PositionSpec } from '../engine/messages.js';
+import { type PositionSpec, positionSpec } from '../engine/messages.js';
 
 export interface PlayedMove {
   move: number;
@@ -125,7 +125,11 @@ export class Game {
 
   /** The position for the search worker. */
   spec(): PositionSpec {
-    return { fen: this.startFen, moves: this.moves.map((m) => m.uci), chess960: false };
+    return positionSpec(
+      this.startFen,
+      this.moves.map((m) => m.uci),
+      false,
+    );
   }
 
   /** The side that played move i. */

@@ -6,6 +6,7 @@ import { engineVersion } from '../engine/version.js';
 import { formatClock, timeControlTag } from './clock.js';
 import type { GameSettings, PlayerKind } from './events.js';
 import { Game } from './game.js';
+import { LEVELS_DRIVER } from '../search/driver.js';
 import { FULL_SKILL } from '../search/strength.js';
 import { type LevelChoice, describeLevel, engineName, levelLimit } from './levels.js';
 
@@ -31,11 +32,11 @@ export function introduction(settings: GameSettings, level: LevelChoice): string
   return `Kestrel ${engineVersion()}: ${who}${clock}. Seed ${settings.seed}.${note === '' ? '' : ` ${note}`}`;
 }
 
-/** What the search driver asked for does at a level: '' at full strength or with pvs; the levels search with pvs. */
+/** What the search driver asked for does at a level: '' at full strength or with the levels' driver (driver.ts). */
 export function driverNote(settings: GameSettings, level: LevelChoice): string {
   const driver = settings.driver ?? 'pvs';
-  if (driver === 'pvs' || levelLimit(level, 0) === null) return '';
-  return `The levels search with pvs, with which they were measured: the ${driver} driver plays at full strength (level ${FULL_SKILL}).`;
+  if (driver === LEVELS_DRIVER || levelLimit(level, 0) === null) return '';
+  return `The levels search with ${LEVELS_DRIVER}, with which they were measured: the ${driver} driver plays at full strength (level ${FULL_SKILL}).`;
 }
 
 /** The PGN's tags for the players and the time control (the game adds the date, result and start). */

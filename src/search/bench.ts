@@ -21,6 +21,8 @@ import { WARM_UP_POSITIONS, warmUp } from './warmup.js';
  * of a depth-10 bench but a twentieth of this one (about three seconds).
  */
 export const DEFAULT_BENCH_DEPTH = 12;
+/** The table every bench search starts with, cleared. */
+const BENCH_HASH_MB = 16;
 
 /** Openings (start position and UHO lines), middlegames (Win at Chess) and endgames (perft suite and classics). */
 export const BENCH_POSITIONS: readonly string[] = [
@@ -90,7 +92,7 @@ export interface BenchResult {
  * (warmup.ts) runs first and its time counts in the first pass.
  */
 export function runBench(depth: number = DEFAULT_BENCH_DEPTH, emit: (line: string) => void = (l) => console.log(l), runs = 1): BenchResult {
-  const searcher = new Searcher(16);
+  const searcher = new Searcher(BENCH_HASH_MB);
   const control = new SearchControl();
   const params: GoParams = { depth, infinite: false, ponder: false, searchmoves: [] };
   const passes: BenchResult[] = [];
@@ -186,8 +188,8 @@ export function runThreadBench(
   emit: (line: string) => void = (l) => console.log(l),
 ): void {
   const threads = pool.helpers + 1;
-  const single = new Searcher(16);
-  const parallel = new Searcher(16);
+  const single = new Searcher(BENCH_HASH_MB);
+  const parallel = new Searcher(BENCH_HASH_MB);
   const one: TimedPass[] = [];
   const many: TimedPass[] = [];
   const show = (run: number, n: number, p: TimedPass): void =>
@@ -195,7 +197,9 @@ export function runThreadBench(
       `run ${run} threads ${String(n).padStart(2)}: time ${String(Math.round(p.ms)).padStart(6)} ms  nodes ${String(p.nodes).padStart(9)}` +
         `  nps ${String(Math.round((p.nodes * 1000) / p.ms)).padStart(7)}  cpu ${Math.round((p.cpuMs * 100) / p.ms)}%`,
     );
-  emit(`Time to depth ${depth} over ${BENCH_POSITIONS.length} positions, 16 MB hash: 1 thread against ${threads}, ${runs} runs`);
+  emit(
+    `Time to depth ${depth} over ${BENCH_POSITIONS.length} positions, ${BENCH_HASH_MB} MB hash: 1 thread against ${threads}, ${runs} runs`,
+  );
   timeToDepth(Math.min(depth, 9), parallel, pool);
   for (let run = 1; run <= runs; run++) {
     const order = run % 2 === 1 ? [1, threads] : [threads, 1];

@@ -2,6 +2,7 @@
 // search worker(s) through a SharedArrayBuffer: the host raises them, the
 // search polls them every few thousand nodes.
 
+import type { GoParams } from './limits.js';
 import { isShared, sharedMemory } from './shared-memory.js';
 
 const STOP = 0;
@@ -44,4 +45,10 @@ export class SearchControl {
   get ponderhitReceived(): boolean {
     return Atomics.load(this.flags, PONDERHIT) !== 0;
   }
+}
+
+/** With `go infinite` or an unanswered `go ponder`, bestmove must wait for stop (or ponderhit): this waits. */
+export function waitWhileInfinite(control: SearchControl, params: Pick<GoParams, 'infinite' | 'ponder'>): void {
+  if (!params.infinite && !params.ponder) return;
+  while (!control.stopped && !(params.ponder && !params.infinite && control.ponderhitReceived)) Atomics.wait(control.flags, 0, 0, 5);
 }

@@ -5,7 +5,11 @@
 
 import { moveToUci } from '../board/notation.js';
 import type { Position } from '../board/position.js';
-import type { StrengthLimit } from './strength.js';
+import { MAX_PLY } from '../board/types.js';
+import type { SearchDriver } from './drivers.js';
+
+/** The deepest iteration a search runs (the search's arrays have room for extensions beyond it). */
+export const MAX_DEPTH = MAX_PLY - 4;
 
 export interface GoParams {
   wtime?: number;
@@ -34,19 +38,17 @@ export function searchmovesAllow(params: GoParams, pos: Position, move: number):
 /** The note when searchmoves names no legal move: the search then considers them all. */
 export const NO_LEGAL_SEARCHMOVES = 'none of the searchmoves is legal here; searching all moves';
 
-/**
- * The search drivers (UCI option SearchDriver): alpha-beta as principal
- * variation search (the default) or MTD(f), and Monte Carlo tree search
- * (mcts.ts) with the network's value at the leaves (`mcts`) or quiescence
- * search's (`-qs`), and priors from the engine's move ordering or uniform
- * ones (`-uniform`, the ablation).
- */
-export const SEARCH_DRIVERS = ['pvs', 'mtdf', 'mcts', 'mcts-qs', 'mcts-uniform', 'mcts-qs-uniform'] as const;
-export type SearchDriver = (typeof SEARCH_DRIVERS)[number];
-
-/** Whether a driver is one of the Monte Carlo tree searches. */
-export function isMctsDriver(driver: SearchDriver): boolean {
-  return driver.startsWith('mcts');
+/** A level as the search applies it (strength.ts: a row of its table, or a blend of two for UCI_Elo). */
+export interface StrengthLimit {
+  /** The Elo it stands for, and how to name it ("level 7", "Elo 1500"). */
+  elo: number;
+  label: string;
+  nodes: number;
+  multiPv: number;
+  temperature: number;
+  margin: number;
+  /** Seeds the choice of move (any 32-bit integer). */
+  seed: number;
 }
 
 export interface SearchOptions {
@@ -54,15 +56,16 @@ export interface SearchOptions {
   moveOverhead: number;
   chess960: boolean;
   showWdl: boolean;
-  /** 'pvs' (default), 'mtdf' or one of the Monte Carlo tree searches (SEARCH_DRIVERS). */
+  /** 'pvs' (default), 'mtdf' or one of the Monte Carlo tree searches (drivers.ts). */
   driver: SearchDriver;
   /** A limited strength (strength.ts: Skill Level, UCI_Elo); absent: full strength. */
   strength?: StrengthLimit;
 }
 
+/** The options of a search that no front end sets (bench, self-play); the engine host's front ends set their own (engine/settings.ts). */
 export const DEFAULT_SEARCH_OPTIONS: SearchOptions = {
   multiPv: 1,
-  moveOverhead: 100,
+  moveOverhead: 0,
   chess960: false,
   showWdl: false,
   driver: 'pvs',

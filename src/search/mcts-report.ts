@@ -9,7 +9,7 @@ import { MAX_PLY } from '../board/types.js';
 import type { SearchReport } from './limits.js';
 import { type MctsTree, NO_NODE, PROOF_DRAW, PROOF_NONE, proofPlies } from './mcts-tree.js';
 import { MCTS_VALUE_SCALE, MCTS_VISIT_TIE_SHARE } from './params.js';
-import { MATE, MATE_BOUND } from './search.js';
+import { MATE, MATE_BOUND } from './score.js';
 
 /** The largest centipawn score reported for an unproven Q (Q of ±1 would be infinite). */
 const MAX_CP = 10000;

@@ -7,7 +7,8 @@
 
 import type { Position } from '../board/position.js';
 import { networkInUse } from '../eval/index.js';
-import { type GoParams, NO_LEGAL_SEARCHMOVES, type SearchDriver, type SearchReport, searchmovesAllow } from './limits.js';
+import type { SearchDriver } from './drivers.js';
+import { type GoParams, NO_LEGAL_SEARCHMOVES, type SearchReport, searchmovesAllow } from './limits.js';
 import { type MctsTree, NO_NODE } from './mcts-tree.js';
 
 /** After a tree is kept for reuse, it is dropped instead if it fills more than this share of the pool. */

@@ -22,11 +22,12 @@
 // it: a leaf that cannot be expanded, or a node whose untried moves cannot
 // get a node, gives back its stored value (see playout()).
 //
-// The Searcher (search.ts) runs this search when options.driver is one of
-// the mcts drivers: it supplies the transposition table, the histories and
-// the quiescence search, runs the short PVS that fills them first, and keeps
-// the tree (sized by Hash) between searches, so that the subtree of the
-// moves played since the last search is searched on (mcts-root.ts).
+// The Driver (driver.ts) runs this search when options.driver is one of the
+// mcts drivers: it runs the short PVS that fills the table and histories
+// first, and keeps the tree (sized by Hash) between searches, so that the
+// subtree of the moves played since the last search is searched on
+// (mcts-root.ts). A Searcher (search.ts), as MctsHost, supplies the
+// transposition table, the histories and the quiescence search.
 
 import { generateMoves } from '../board/movegen.js';
 import type { Position } from '../board/position.js';
@@ -35,6 +36,7 @@ import { MAX_MOVES, MAX_PLY } from '../board/types.js';
 import { evaluate } from '../eval/index.js';
 import type { SearchControl } from './control.js';
 import type { MoveHistory } from './history.js';
+import { mctsSpec } from './drivers.js';
 import type { GoParams, SearchOptions, SearchReport } from './limits.js';
 import { computePriors } from './mcts-priors.js';
 import { type RootLine, bestChild, reportLines, scoreToValue } from './mcts-report.js';
@@ -173,8 +175,9 @@ export class Mcts {
     this.control = control;
     this.report = report;
     // The leaf value and the priors of the driver.
-    this.quiescence = options.driver.startsWith('mcts-qs');
-    this.uniform = options.driver.endsWith('-uniform');
+    const spec = mctsSpec(options.driver)!;
+    this.quiescence = spec.leaf === 'quiescence';
+    this.uniform = spec.priors === 'uniform';
     this.playouts = 0;
     this.depthSum = 0;
     this.maxDepth = 0;

@@ -4,7 +4,11 @@
 // futility and late-move pruning, late-move reductions, singular
 // extensions) and a static evaluation corrected by what searches of the
 // pawn structure found (correction.ts). MTD(f) is offered as an alternative
-// root driver. The Searcher runs inside a worker thread and polls
+// at the root (options.driver 'mtdf': each iteration converges by
+// null-window searches instead of one aspiration window). The Monte Carlo
+// drivers live beside it (driver.ts chooses, mcts.ts searches): they use a
+// Searcher only through MctsHost, for its table, histories and quiescence
+// search. The Searcher runs inside a worker thread and polls
 // SearchControl for `stop` and `ponderhit`; it reports through SearchReport
 // events, which the search worker turns into structured lines
 // (src/engine/info.ts) for each front end to show.
@@ -20,32 +24,28 @@ import { SEE_VALUE, seeGE } from '../board/see.js';
 import { cannotMate } from '../board/rules.js';
 import { EN_PASSANT, MAX_MOVES, MAX_PLY, PAWN, PROMO_KNIGHT, PROMO_QUEEN, moveKind, moveTo } from '../board/types.js';
 import { evaluate } from '../eval/index.js';
-import type { SearchControl } from './control.js';
 import { CorrectionHistory } from './correction.js';
 import { MoveHistory, NO_CONT, contKey, isNoisy } from './history.js';
+import { type SearchControl, waitWhileInfinite } from './control.js';
 import {
   type GoParams,
+  MAX_DEPTH,
   NO_LEGAL_SEARCHMOVES,
   NO_REPORT,
   type SearchLine,
   type SearchOptions,
   type SearchReport,
-  isMctsDriver,
   searchmovesAllow,
 } from './limits.js';
-import { Mcts } from './mcts.js';
-import type { MctsTree } from './mcts-tree.js';
+import type { MctsHost } from './mcts.js';
 import { MovePicker } from './movepick.js';
 import * as P from './params.js';
 import { onSearchParametersChanged } from './tuning.js';
 import { type HelperThreads, type ThreadRole, type ThreadState, bestHelperResult, helperSkipsDepth } from './threads.js';
-import { TimeManager, computeTimeBudget } from './timeman.js';
+import { INFINITE, MATE, MATE_BOUND, scoreFromTT, scoreToTT } from './score.js';
+import { TimeManager } from './timeman.js';
 import { BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, DEFAULT_HASH_MB, TranspositionTable } from './tt.js';
 
-export const INFINITE = 31000;
-export const MATE = 30000;
-/** Scores beyond this are mates (in at most MAX_PLY plies). */
-export const MATE_BOUND = MATE - MAX_PLY;
 const NO_EVAL = 32001;
 /** Table depth of an entry that holds only a static evaluation: below quiescence's 0, replaced first. */
 const EVAL_ONLY_DEPTH = -1;
@@ -59,6 +59,11 @@ const POLL_INTERVAL = 256;
 const REPORT_DETAIL_AFTER_MS = 1000;
 /** singularExtension()'s answer when the node is cut off (multi-cut). */
 const MULTI_CUT = -2;
+/** Quiet and noisy moves remembered per ply for the history maluses (more are tried, but not penalised). */
+const QUIETS_KEPT = 64;
+const NOISIES_KEPT = 32;
+/** Sides of the late-move reduction table (by depth and by move number; larger ones are clamped). */
+const LMR_SIZE = 64;
 
 export interface SearchResult {
   /** The best move, 0 when there is no legal move. */
@@ -70,16 +75,16 @@ export interface SearchResult {
 }
 
 // Late-move reduction table: reduce more for later moves at higher depth.
-const LMR = new Int8Array(64 * 64);
+const LMR = new Int8Array(LMR_SIZE * LMR_SIZE);
 function fillLmrTable(): void {
-  for (let d = 1; d < 64; d++) {
-    for (let m = 1; m < 64; m++) LMR[d * 64 + m] = Math.floor(P.LMR_BASE + (Math.log(d) * Math.log(m)) / P.LMR_DIVISOR);
+  for (let d = 1; d < LMR_SIZE; d++) {
+    for (let m = 1; m < LMR_SIZE; m++) LMR[d * LMR_SIZE + m] = Math.floor(P.LMR_BASE + (Math.log(d) * Math.log(m)) / P.LMR_DIVISOR);
   }
 }
 fillLmrTable();
 onSearchParametersChanged(fillLmrTable);
 
-export class Searcher {
+export class Searcher implements MctsHost {
   readonly tt: TranspositionTable;
   readonly history = new MoveHistory();
   readonly correction = new CorrectionHistory();
@@ -88,9 +93,9 @@ export class Searcher {
   /** Move pickers: two per ply, the second for the singular-extension search of the same node. */
   private readonly pickers: MovePicker[] = [];
   /** Quiet moves tried at each ply (for history maluses). */
-  private readonly quietsTried = new Int32Array(MAX_PLY * 64);
+  private readonly quietsTried = new Int32Array(MAX_PLY * QUIETS_KEPT);
   /** Noisy moves tried at each ply (for capture-history maluses). */
-  private readonly noisyTried = new Int32Array(MAX_PLY * 32);
+  private readonly noisyTried = new Int32Array(MAX_PLY * NOISIES_KEPT);
   private readonly pvTable = new Int32Array(MAX_PLY * MAX_PLY);
   private readonly pvLength = new Int32Array(MAX_PLY);
   private readonly staticEval = new Int32Array(MAX_PLY);
@@ -104,10 +109,6 @@ export class Searcher {
   private readonly rootExcluded = new Int32Array(MAX_MOVES);
   private rootExcludedCount = 0;
   private readonly time = new TimeManager();
-  /** Megabytes of Hash: the size of the table, and of the Monte Carlo tree search's tree. */
-  private hashMb: number;
-  /** The Monte Carlo tree search (the mcts drivers) and its tree, made at its first search. */
-  private mcts: Mcts | null = null;
 
   private pos!: Position;
   private control!: SearchControl;
@@ -143,26 +144,17 @@ export class Searcher {
   /** A searcher with a table of its own (hashMb), or over a given one (a helper's view of the shared table). */
   constructor(hashMbOrTable: number | TranspositionTable = DEFAULT_HASH_MB) {
     this.tt = typeof hashMbOrTable === 'number' ? new TranspositionTable(hashMbOrTable) : hashMbOrTable;
-    this.hashMb = typeof hashMbOrTable === 'number' ? hashMbOrTable : DEFAULT_HASH_MB;
     for (let i = 0; i < MAX_PLY * 2; i++) this.pickers.push(new MovePicker(this.history, this.moves, this.scores, (i >> 1) * MAX_MOVES));
-  }
-
-  /** The mcts drivers' tree (null before their first search): for tests and benchmarks. */
-  get mctsTree(): MctsTree | null {
-    return this.mcts === null ? null : this.mcts.tree;
   }
 
   setHashSize(mb: number): void {
     this.tt.resize(mb);
-    this.hashMb = mb;
-    this.mcts = null;
   }
 
-  /** Forgets everything learned: table, move-ordering statistics, evaluation corrections and the MCTS tree (`ucinewgame`). */
+  /** Forgets everything learned: table, move-ordering statistics and evaluation corrections. */
   clear(): void {
     this.tt.clear();
     this.clearLearned();
-    this.mcts?.reset();
   }
 
   /** Forgets the move-ordering statistics and the evaluation corrections, keeping the table. */
@@ -172,7 +164,7 @@ export class Searcher {
   }
 
   // ---------------------------------------------------------------------------
-  // Driver.
+  // Iterative deepening.
 
   /**
    * Searches pos under the limits of params until done or control.stopped,
@@ -193,21 +185,16 @@ export class Searcher {
     report: SearchReport = NO_REPORT,
     role?: ThreadRole,
   ): SearchResult {
-    if (isMctsDriver(options.driver)) {
-      if (options.strength === undefined) return this.goMcts(pos, params, options, control, report, role);
-      report({ type: 'note', text: 'UCI_LimitStrength and Skill Level play with the pvs driver, with which the levels were calibrated' });
-      options = { ...options, driver: 'pvs' };
-    }
     this.begin(pos, params, options, control, report, role);
     const isHelper = this.threadIndex > 0;
-    const maxDepth = Math.min(MAX_PLY - 4, params.depth !== undefined && params.depth > 0 ? params.depth : MAX_PLY - 4);
+    const maxDepth = Math.min(MAX_DEPTH, params.depth !== undefined && params.depth > 0 ? params.depth : MAX_DEPTH);
     const rootCount = generateMoves(pos, this.moves, 0, false);
     const allowed = this.excludeRootMoves(params, rootCount);
     const searchmovesExcluded = this.rootExcludedCount;
     if (rootCount === 0) {
       const score = pos.inCheck() ? -MATE : 0;
       this.line(0, 0, 1, score, [], 'exact');
-      this.waitWhileInfinite(params);
+      waitWhileInfinite(control, params);
       return { move: 0, ponder: 0, score };
     }
     this.helpers?.start(this.tt, params, options);
@@ -275,7 +262,7 @@ export class Searcher {
       this.shared!.publishNodes(this.threadIndex, this.nodes);
       return { move: bestMove, ponder: 0, score: bestScore };
     }
-    this.waitWhileInfinite(params);
+    waitWhileInfinite(control, params);
 
     // The final line (unless the last iteration's is it): the best line of the
     // deepest completed search, with the final counts.
@@ -304,104 +291,18 @@ export class Searcher {
   }
 
   /**
-   * A search by one of the mcts drivers (mcts.ts), on this thread alone: a
-   * short PVS first, which fills the table and the histories that the priors
-   * read (not with uniform priors), then the tree search.
+   * Readies the searcher for the quiescence searches at a Monte Carlo tree's
+   * leaves (leafQuiescence): no node limit (`go nodes` counts playouts), the
+   * hard time limit and the stop flag; fresh: a new search of the table and
+   * aged histories (when no alpha-beta search ran before). startTime: when
+   * the `go` arrived.
    */
-  private goMcts(
-    pos: Position,
-    params: GoParams,
-    options: SearchOptions,
-    control: SearchControl,
-    report: SearchReport,
-    role?: ThreadRole,
-  ): SearchResult {
-    const startTime = performance.now();
-    if (role?.kind === 'main' && role.helpers.count > 0) {
-      report({ type: 'note', text: `Threads ${role.helpers.count + 1}: the mcts driver searches with one thread` });
-    }
-    const rootCount = generateMoves(pos, this.moves, 0, false);
-    const preSearch = !options.driver.endsWith('-uniform') && P.MCTS_PRESEARCH_NODES > 0 && rootCount > 0;
-    let fallback = 0;
-    if (preSearch) {
-      // On a clock it takes at most a share of the move's time (of the soft budget, or of movetime).
-      const budget = computeTimeBudget(params, pos.side, options.moveOverhead);
-      const ms = params.ponder ? 0 : budget.softMs > 0 ? budget.softMs : budget.hardMs;
-      const pre: GoParams = {
-        depth: P.MCTS_PRESEARCH_DEPTH,
-        nodes: P.MCTS_PRESEARCH_NODES,
-        movetime: ms > 0 ? Math.max(1, Math.floor(ms * P.MCTS_PRESEARCH_TIME_SHARE)) : undefined,
-        infinite: false,
-        ponder: false,
-        searchmoves: params.searchmoves,
-      };
-      fallback = this.go(pos, pre, { ...options, driver: 'pvs', multiPv: 1, moveOverhead: 0 }, control, NO_REPORT).move;
-    }
-    this.beginMcts(pos, params, options, control, report, startTime, !preSearch);
-    if (rootCount === 0) {
-      const score = pos.inCheck() ? -MATE : 0;
-      this.line(0, 0, 1, score, [], 'exact');
-      this.waitWhileInfinite(params);
-      return { move: 0, ponder: 0, score };
-    }
-    if (this.mcts === null) {
-      try {
-        this.mcts = new Mcts(this.hashMb);
-      } catch {
-        report({ type: 'note', text: `error: could not allocate ${this.hashMb} MB for the mcts tree; using 1 MB` });
-        this.mcts = new Mcts(1);
-      }
-    }
-    // Without the short PVS's move, the first legal move stands in case not even the root can be scored.
-    if (fallback === 0) {
-      const count = generateMoves(pos, this.moves, 0, false);
-      for (let i = 0; i < count && fallback === 0; i++) {
-        if (searchmovesAllow(params, pos, this.moves[i])) fallback = this.moves[i];
-      }
-      if (fallback === 0) fallback = this.moves[0];
-    }
-    const result = this.mcts.search(this, pos, params, options, control, report, fallback, startTime);
-    this.waitWhileInfinite(params);
-    return { move: result.move, ponder: this.ponderMoveAfter(result.pv, result.move), score: result.score };
-  }
-
-  /**
-   * The state of an MCTS search, for the quiescence searches at its leaves:
-   * no node limit (`go nodes` counts playouts), the hard time limit and the
-   * stop flag. fresh: a new search of the table and aged histories (when no
-   * PVS ran before).
-   */
-  private beginMcts(
-    pos: Position,
-    params: GoParams,
-    options: SearchOptions,
-    control: SearchControl,
-    report: SearchReport,
-    startTime: number,
-    fresh: boolean,
-  ): void {
-    this.helpers = null;
-    this.shared = null;
-    this.threadIndex = 0;
-    this.pos = pos;
-    this.control = control;
-    this.report = report;
-    this.nodes = 0;
-    this.seldepth = 0;
-    this.stopped = false;
-    this.startTime = startTime;
-    this.pondering = params.ponder;
+  prepareLeaves(pos: Position, params: GoParams, options: SearchOptions, control: SearchControl, startTime: number, fresh: boolean): void {
+    this.begin(pos, params, options, control, NO_REPORT, undefined, startTime, fresh);
     this.nodeLimitTotal = 0;
     this.nodeLimit = 0;
-    this.showCurrMove = false;
-    this.stoppedByHelper = false;
     // Past depth 1, checkLimits applies the hard time limit.
     this.rootDepth = 2;
-    if (fresh) {
-      this.tt.newSearch();
-      this.history.age();
-    }
-    this.time.start(params, pos.side, options.moveOverhead);
   }
 
   /** An MCTS leaf's value (mcts.ts): the quiescence score of the position, side to move's view. */
@@ -414,7 +315,7 @@ export class Searcher {
     return this.stopped;
   }
 
-  /** Sets up the search's state, limits and role for one `go`. */
+  /** Sets up the search's state, limits and role for one `go`; fresh: a new search of the table, and aged histories. */
   private begin(
     pos: Position,
     params: GoParams,
@@ -422,6 +323,8 @@ export class Searcher {
     control: SearchControl,
     report: SearchReport,
     role?: ThreadRole,
+    startTime = performance.now(),
+    fresh = true,
   ): void {
     this.helpers = role?.kind === 'main' && role.helpers.count > 0 ? role.helpers : null;
     this.shared = role === undefined ? null : role.kind === 'main' ? (this.helpers === null ? null : role.helpers.state) : role.state;
@@ -432,14 +335,16 @@ export class Searcher {
     this.nodes = 0;
     this.seldepth = 0;
     this.stopped = false;
-    this.startTime = performance.now();
+    this.startTime = startTime;
     this.pondering = params.ponder;
     this.nodeLimitTotal = params.nodes !== undefined && params.nodes > 0 ? params.nodes : 0;
     this.nodeLimit = this.nodeLimitTotal;
     this.showCurrMove = false;
     this.stoppedByHelper = false;
-    if (this.threadIndex === 0) this.tt.newSearch();
-    this.history.age();
+    if (fresh) {
+      if (this.threadIndex === 0) this.tt.newSearch();
+      this.history.age();
+    }
     this.time.start(params, pos.side, options.moveOverhead);
   }
 
@@ -492,16 +397,8 @@ export class Searcher {
     return this.helpers === null ? this.nodes : this.nodes + this.helpers.state.helperNodes();
   }
 
-  /** With `go infinite` or an unanswered `go ponder`, bestmove must wait for stop or ponderhit. */
-  private waitWhileInfinite(params: GoParams): void {
-    if (!params.infinite && !params.ponder) return;
-    while (!this.control.stopped && !(params.ponder && !params.infinite && this.control.ponderhitReceived)) {
-      Atomics.wait(this.control.flags, 0, 0, 5);
-    }
-  }
-
-  /** The second move of the PV, or the TT move after the best move; 0 if neither is a legal reply. */
-  private ponderMoveAfter(pv: number[], best: number): number {
+  /** The second move of the PV, or the TT move after the best move; 0 if neither is a legal reply (of the position last searched). */
+  ponderMoveAfter(pv: readonly number[], best: number): number {
     const pos = this.pos;
     if (best === 0) return 0;
     pos.makeMove(best);
@@ -728,7 +625,7 @@ export class Searcher {
     let moveCount = 0;
     let quietCount = 0;
     let noisyCount = 0;
-    const quietBase = ply * 64;
+    const quietBase = ply * QUIETS_KEPT;
     const lmpLimit = improving ? P.LMP_BASE + depth * depth : ((P.LMP_BASE + depth * depth) / P.LMP_NOT_IMPROVING_DIVISOR) | 0;
     // Move-count and SEE pruning are off in pawn endings, where single moves decide.
     const mayPruneMoves = !isRoot && pos.hasNonPawnMaterial(pos.side);
@@ -785,8 +682,8 @@ export class Searcher {
       }
       const givesCheck = pos.inCheck();
       moveCount++;
-      if (!noisy && quietCount < 64) this.quietsTried[quietBase + quietCount++] = move;
-      else if (noisy && noisyCount < 32) this.noisyTried[ply * 32 + noisyCount++] = move;
+      if (!noisy && quietCount < QUIETS_KEPT) this.quietsTried[quietBase + quietCount++] = move;
+      else if (noisy && noisyCount < NOISIES_KEPT) this.noisyTried[ply * NOISIES_KEPT + noisyCount++] = move;
       // Check extension: do not let a forcing sequence vanish past the horizon.
       const newDepth = depth - 1 + (extension !== 0 ? extension : givesCheck ? 1 : 0);
 
@@ -815,7 +712,7 @@ export class Searcher {
           this.updatePv(ply, move);
           if (score >= beta) {
             if (!noisy) this.history.updateQuietCutoff(pos, move, ply, depth, this.quietsTried, quietBase, quietCount, cont1, cont2);
-            this.history.updateCaptureCutoff(pos, noisy ? move : 0, depth, this.noisyTried, ply * 32, noisyCount);
+            this.history.updateCaptureCutoff(pos, noisy ? move : 0, depth, this.noisyTried, ply * NOISIES_KEPT, noisyCount);
             break;
           }
           alpha = score;
@@ -925,7 +822,7 @@ export class Searcher {
     cont1: number,
     cont2: number,
   ): number {
-    let r = LMR[Math.min(depth, 63) * 64 + Math.min(moveCount, 63)];
+    let r = LMR[Math.min(depth, LMR_SIZE - 1) * LMR_SIZE + Math.min(moveCount, LMR_SIZE - 1)];
     if (isPv) r -= P.LMR_PV_PLIES;
     if (cutNode) r += P.LMR_CUT_NODE_PLIES;
     if (!improving) r += P.LMR_NOT_IMPROVING_PLIES;
@@ -1068,23 +965,4 @@ function scoreEstimate(bound: number, score: number, staticEval: number): number
 /** Whether a table score with this bound settles a node searched with (alpha, beta). */
 function cutsOff(bound: number, score: number, alpha: number, beta: number): boolean {
   return bound === BOUND_EXACT || (bound === BOUND_LOWER ? score >= beta : bound === BOUND_UPPER && score <= alpha);
-}
-
-/**
- * Mate scores are stored relative to the node, not the root, so they stay
- * true in other paths. The same arithmetic runs on every path: a branch that
- * only mate scores reach would have no type feedback when V8 optimizes the
- * search, and would deoptimize it whenever the first mate score came by.
- */
-function scoreToTT(score: number, ply: number): number {
-  return score + mateSign(score) * ply;
-}
-
-function scoreFromTT(score: number, ply: number): number {
-  return score - mateSign(score) * ply;
-}
-
-/** 1 for a winning mate score, -1 for a losing one, else 0. */
-function mateSign(score: number): number {
-  return (score >= MATE_BOUND ? 1 : 0) - (score <= -MATE_BOUND ? 1 : 0);
 }

@@ -17,8 +17,9 @@ import type { Position } from '../board/position.js';
 import { withHandCraftedEval } from '../eval/index.js';
 import { mulberry32, unitInterval } from '../util/random.js';
 import type { SearchControl } from './control.js';
-import { type GoParams, NO_REPORT, type SearchLine, type SearchOptions, type SearchReport } from './limits.js';
-import { MATE_BOUND, type SearchResult, type Searcher } from './search.js';
+import { type GoParams, NO_REPORT, type SearchLine, type SearchOptions, type SearchReport, type StrengthLimit } from './limits.js';
+import { MATE_BOUND } from './score.js';
+import type { SearchResult, Searcher } from './search.js';
 import type { ThreadRole } from './threads.js';
 
 export interface LevelRow {
@@ -69,27 +70,12 @@ export const STRENGTH_LEVELS: readonly LevelRow[] = [
 export const FULL_SKILL = STRENGTH_LEVELS.length;
 /** Full strength on the same scale (at 10+0.1; docs/levels.md); UCI_Elo at or above it plays at full strength. */
 export const FULL_STRENGTH_ELO = 2250;
-/** UCI_Elo's range: from beginners to Kestrel's full strength. */
+/** UCI_Elo's range: from beginners (MIN_ELO) to Kestrel's full strength (FULL_STRENGTH_ELO). */
 export const MIN_ELO = 700;
-/** @alias of FULL_STRENGTH_ELO, named for the range (knip: not a duplicate export) */
-export const MAX_ELO = FULL_STRENGTH_ELO;
 /** The hard node limit, as a multiple of a level's budget: the first iteration always completes, a runaway one is cut. */
 export const HARD_NODES_FACTOR = 4;
 /** The hard limit is never below this: enough for a depth-1 search of every line in any position. */
 const MIN_HARD_NODES = 4000;
-
-/** A level as the search applies it (a row, or a blend of two for UCI_Elo). */
-export interface StrengthLimit {
-  /** The Elo it stands for, and how to name it ("level 7", "Elo 1500"). */
-  elo: number;
-  label: string;
-  nodes: number;
-  multiPv: number;
-  temperature: number;
-  margin: number;
-  /** Seeds the choice of move (any 32-bit integer). */
-  seed: number;
-}
 
 /** Skill Level `skill` (0..20, clamped); null at full strength. */
 export function limitForSkill(skill: number, seed = 0): StrengthLimit | null {
@@ -108,12 +94,12 @@ export function limitForSkill(skill: number, seed = 0): StrengthLimit | null {
 }
 
 /**
- * UCI_Elo `elo` (clamped to MIN_ELO..MAX_ELO): between two rows, the node
+ * UCI_Elo `elo` (clamped to MIN_ELO..FULL_STRENGTH_ELO): between two rows, the node
  * budget is interpolated geometrically and the temperature and margin
  * linearly; below the first row, the first row; null at full strength.
  */
 export function limitForElo(elo: number, seed = 0): StrengthLimit | null {
-  const e = Math.max(MIN_ELO, Math.min(MAX_ELO, Math.round(elo)));
+  const e = Math.max(MIN_ELO, Math.min(FULL_STRENGTH_ELO, Math.round(elo)));
   if (e >= FULL_STRENGTH_ELO) return null;
   const rows = STRENGTH_LEVELS;
   let i = 0;

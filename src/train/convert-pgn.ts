@@ -12,7 +12,7 @@ import { type PgnGame, pgnGamesFromLines, sanToMove } from '../board/pgn.js';
 import { Position, START_FEN } from '../board/position.js';
 import { WHITE } from '../board/types.js';
 import { readPgnFile } from '../platform/pgn-file.js';
-import { MATE } from '../search/search.js';
+import { MATE } from '../search/score.js';
 import { bunzip2, isBzip2 } from './bzip2.js';
 import { isTarHeader, tarMembers } from './tar.js';
 import { RESULT_BLACK_WIN, RESULT_DRAW, RESULT_WHITE_WIN, encodeGame } from './viriformat.js';

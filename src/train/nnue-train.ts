@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Worker, parentPort, workerData } from 'node:worker_threads';
-import { type Network, encodeNetwork, outputBucket } from '../eval/nnue/network.js';
+import { type Network, encodeNetwork, outputBucket, shapeText } from '../eval/nnue/network.js';
 import { outputOf, refreshAccumulator } from '../eval/nnue/reference.js';
 import { startWorker, workerRole } from '../platform/node.js';
 import { lossChartSvg } from './loss-chart.js';
@@ -36,6 +36,7 @@ import {
 } from './nnue-model.js';
 import { WasmGradients, wasmTrainerAvailable } from './wasm-gradients.js';
 import { xorshift32 } from '../util/random.js';
+import { clockText } from '../util/duration.js';
 
 const ROLE = 'nnue-train-worker';
 
@@ -60,8 +61,8 @@ export interface TrainSettings extends Shape, LossSettings {
   init?: string;
   /**
    * Who computes the gradients: WebAssembly with SIMD (wasm-gradients.ts), or
-   * the TypeScript reference (nnue-model.ts), which networks up to x10 were
-   * trained with; the two agree to float32 rounding, not bit for bit.
+   * the TypeScript reference (nnue-model.ts); the two agree to float32
+   * rounding, not bit for bit.
    */
   kernel: TrainKernel;
 }
@@ -73,7 +74,7 @@ export const DEFAULT_TRAIN_SETTINGS: Omit<TrainSettings, 'data' | 'outDir'> = {
   buckets: 1,
   // On a few million positions the game result is learnt by heart (the
   // training loss falls far below the validation loss); the search score alone
-  // generalises, and that network won its match (docs/nnue.md, x4 and x6).
+  // generalises, and that network won its match (docs/records/networks.md, x4 and x6).
   wdl: 0,
   scale: 400,
   epochs: 10,
@@ -129,11 +130,6 @@ export interface TrainResult {
  * beyond these, the file is still written but the trainer warns.
  */
 const QUANTISATION_TOLERANCE = { meanAbs: 10, maxAbs: 50 };
-
-function clock(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  return `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
-}
 
 /** A seeded Fisher-Yates shuffle of 0..n-1 into order (xorshift32; seed 0 counts as 1). */
 function shuffle(order: Int32Array, n: number, seed: number): void {
@@ -224,9 +220,7 @@ export async function train(
   else {
     const saved = new Float32Array(new Uint8Array(readFileSync(settings.init)).buffer);
     if (saved.length !== layout.size)
-      throw new Error(
-        `${settings.init} holds ${saved.length} weights, a 768 -> 2x${shape.hidden} -> ${shape.buckets} network has ${layout.size}`,
-      );
+      throw new Error(`${settings.init} holds ${saved.length} weights, a ${shapeText(shape)} network has ${layout.size}`);
     params.set(saved);
   }
   // The weights of the epoch with the lowest validation loss are the ones written.
@@ -285,7 +279,7 @@ export async function train(
           `epoch ${epoch}/${settings.epochs} ${'#'.repeat(Math.round((20 * (b + 1)) / batches)).padEnd(20, '.')} ` +
             `loss ${(trainSum / Math.max(1, to)).toFixed(6)}  validation ${lastValid.toFixed(6)}  ` +
             `${Math.round(rate)} positions/s  lr ${lr.toExponential(2)}  ` +
-            `time left ${clock(((totalSteps - done) * settings.batch) / rate)}`,
+            `time left ${clockText(Math.round(((totalSteps - done) * settings.batch) / rate), 'always')}`,
         );
       }
       const record: EpochRecord = {
@@ -326,10 +320,7 @@ export async function train(
   const base = join(settings.outDir, `kestrel-${hash}`);
   writeFileSync(`${base}.nnue`, bytes);
   writeFileSync(`${base}.f32`, new Uint8Array(params.buffer, 0, layout.size * 4));
-  writeFileSync(
-    `${base}.svg`,
-    lossChartSvg(history, `kestrel-${hash}: 768 -> 2x${settings.hidden} -> ${settings.buckets}, ${data.train.count} positions`),
-  );
+  writeFileSync(`${base}.svg`, lossChartSvg(history, `kestrel-${hash}: ${shapeText(settings)}, ${data.train.count} positions`));
   const { filter, ...rest } = settings;
   writeFileSync(
     `${base}.json`,

@@ -19,6 +19,8 @@ import { buildCommit } from '../util/build.js';
 import { type SelfPlaySettings, SelfPlayer, settingsText } from './selfplay.js';
 import { type RunKey, addChunk, readManifest, restoreRun, runChunkPath, runRows } from './store.js';
 import { RESULT_BLACK_WIN, RESULT_WHITE_WIN, indexGames, summariseGames } from './viriformat.js';
+import { errorText } from '../util/errors.js';
+import { clockText } from '../util/duration.js';
 
 const ROLE = 'selfplay-worker';
 /** Table size of each thread's searcher: ample for a few thousand nodes a move. */
@@ -100,11 +102,6 @@ function resume(out: string, log: (line: string) => void): { games: number; posi
   return { games, positions };
 }
 
-function clock(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  return `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
-}
-
 /** Plays the run; resolves with the games and positions written by it. */
 export function runSelfPlay(
   run: SelfPlayRun,
@@ -146,7 +143,7 @@ export function runSelfPlay(
         `store: row ${row.id}, ${file}: games ${row.first}-${row.first + row.games - 1}, ${row.positions} positions, ${row.packed} bytes`,
       );
     } catch (e) {
-      log(`store: no chunk written: ${e instanceof Error ? e.message : String(e)}`);
+      log(`store: no chunk written: ${errorText(e)}`);
     }
   };
   const chunkMs = (run.chunkMinutes ?? 60) * 60_000;
@@ -172,7 +169,7 @@ export function runSelfPlay(
     if (run.positions !== undefined && rate > 0) left = Math.min(left, ((run.positions - positions) / rate) * 1000);
     status(
       `games ${nextWrite} (+${games})  positions ${positions} (+${added})  ${Math.round(rate)} positions/s  ${split}` +
-        (Number.isFinite(left) ? `  time left ${clock(left)}` : ''),
+        (Number.isFinite(left) ? `  time left ${clockText(Math.round(left / 1000), 'always')}` : ''),
       final,
     );
   };

@@ -17,6 +17,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSy
 import { dirname, join, relative } from 'node:path';
 import { CHUNK_SUFFIX, chunkSummary, packChunk, unpackChunk } from './chunk.js';
 import { indexGames } from './viriformat.js';
+import { errorText } from '../util/errors.js';
 
 export const MANIFEST = 'README.md';
 const TRAINING_HEADING = '## Training chunks';
@@ -258,7 +259,7 @@ export function verifyStore(store: string, log: (line: string) => void): string[
       const chunk = new Uint8Array(readFileSync(join(store, row.file)));
       problem = rowProblem(row, chunk, unpackChunk(chunk));
     } catch (e) {
-      problem = e instanceof Error ? e.message : String(e);
+      problem = errorText(e);
     }
     log(`${row.id.padStart(4)} ${row.file}: ${problem ?? `${commas(row.games)} games, ${commas(row.positions)} positions: ok`}`);
     if (problem !== null) problems.push(`${row.file}: ${problem}`);

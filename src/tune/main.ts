@@ -3,7 +3,7 @@
 //   kestrel texel-data --pgn <file> [--pgn <file> ...] [--out <file>] [--skip-moves n] [--sample p] [--seed n] [--keep-duplicates]
 // Also runnable without the CLI: npx tsx scripts/tune.ts tune --data ...
 //
-// How the shipped weights were made, step by step: docs/tuning.md.
+// How the shipped weights were made, step by step: docs/records/tunings.md.
 
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';

@@ -8,7 +8,7 @@
 //   - searchmoves: each move is checked by `checkMove`; bad ones are reported and dropped.
 
 import type { GoParams } from '../search/limits.js';
-import { errorText } from '../engine/messages.js';
+import { errorText } from '../util/errors.js';
 
 /** Deepest `go depth` handed to the search. */
 export const MAX_DEPTH = 100;

@@ -3,6 +3,7 @@
 
 import { EMERGENCY_MATE, type EmergencyChoice } from '../engine/fallback.js';
 import { type CurrentMove, type EngineLine, scoreValue, shownScore, wdlOf } from '../engine/info.js';
+import { NO_MOVE_UCI } from '../board/notation.js';
 
 /** A search line as a UCI `info` line; showWdl adds `wdl` to exact lines. */
 export function formatLine(line: EngineLine, showWdl: boolean): string {
@@ -29,7 +30,7 @@ export function formatCurrentMove(c: CurrentMove): string {
  * cp 0); null when there is no move.
  */
 export function formatEmergency(choice: EmergencyChoice): string | null {
-  if (choice.move === '0000') return null;
+  if (choice.move === NO_MOVE_UCI) return null;
   const score =
     choice.score === null ? 'cp 0' : choice.score >= EMERGENCY_MATE ? 'mate 1' : `cp ${Math.max(-20000, Math.min(20000, choice.score))}`;
   return `info depth 2 score ${score} pv ${choice.move}`;

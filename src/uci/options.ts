@@ -10,10 +10,15 @@ import { BOOK_MODES } from '../book/reader.js';
 import { BOOK_OPTION_DEFAULTS } from '../book/uci-book.js';
 import { platform } from '../platform/index.js';
 import { USE_NNUE_DEFAULT } from '../eval/index.js';
-import { SEARCH_DRIVERS, type SearchDriver } from '../search/limits.js';
-import { FULL_SKILL, MAX_ELO, MIN_ELO, type StrengthLimit, limitFromOptions } from '../search/strength.js';
-import { MAX_THREADS } from '../search/threads.js';
-import { DEFAULT_HASH_MB } from '../search/tt.js';
+import { SEARCH_DRIVERS, type SearchDriver } from '../search/drivers.js';
+import type { StrengthLimit } from '../search/limits.js';
+import { FULL_SKILL, FULL_STRENGTH_ELO, MIN_ELO, limitFromOptions } from '../search/strength.js';
+import { type Setting, SETTINGS, defaultIn } from '../engine/settings.js';
+
+/** A spin option's default and range: the engine's setting as UCI offers it. */
+function spin(setting: Setting): { default: number; min: number; max: number } {
+  return { default: defaultIn(setting, 'uci'), min: setting.min, max: setting.max };
+}
 
 /** UCI_Elo's default: a club player. */
 const DEFAULT_ELO = 1500;
@@ -49,16 +54,16 @@ type OptionDecl =
   | { name: OptionName; type: 'string'; default: string };
 
 const OPTION_DECLS: readonly OptionDecl[] = [
-  { name: 'Hash', type: 'spin', default: DEFAULT_HASH_MB, min: 1, max: platform.maxHashMb },
+  { name: 'Hash', type: 'spin', ...spin(SETTINGS.hash) },
   { name: 'Clear Hash', type: 'button' },
-  { name: 'Threads', type: 'spin', default: 1, min: 1, max: MAX_THREADS },
-  { name: 'MultiPV', type: 'spin', default: 1, min: 1, max: 256 },
+  { name: 'Threads', type: 'spin', ...spin(SETTINGS.threads) },
+  { name: 'MultiPV', type: 'spin', ...spin(SETTINGS.multiPv) },
   { name: 'Ponder', type: 'check', default: false },
-  { name: 'Move Overhead', type: 'spin', default: 100, min: 0, max: 5000 },
+  { name: 'Move Overhead', type: 'spin', ...spin(SETTINGS.moveOverhead) },
   { name: 'UCI_Chess960', type: 'check', default: false },
   { name: 'UCI_ShowWDL', type: 'check', default: false },
   { name: 'UCI_LimitStrength', type: 'check', default: false },
-  { name: 'UCI_Elo', type: 'spin', default: DEFAULT_ELO, min: MIN_ELO, max: MAX_ELO },
+  { name: 'UCI_Elo', type: 'spin', default: DEFAULT_ELO, min: MIN_ELO, max: FULL_STRENGTH_ELO },
   { name: 'Skill Level', type: 'spin', default: FULL_SKILL, min: 0, max: FULL_SKILL },
   { name: 'SearchDriver', type: 'combo', default: 'pvs', vars: [...SEARCH_DRIVERS] },
   { name: 'UseNNUE', type: 'check', default: USE_NNUE_DEFAULT },

@@ -20,16 +20,18 @@
 //     stdout and exit with code 0 (a perft or bench runs to its end first);
 //   - bad input gets an info string; no input crashes the engine.
 
-import { moveToUci, parseUciMove } from '../board/notation.js';
+import { moveToUci, NO_MOVE_UCI, parseUciMove } from '../board/notation.js';
 import { Position, START_FEN } from '../board/position.js';
 import { NetworkError, USE_NNUE_DEFAULT, decodeNetwork, embeddedNetwork, explain } from '../eval/index.js';
+import { shapeText } from '../eval/nnue/network.js';
 import type { SearchOptions } from '../search/limits.js';
 import { HAS_SHARED_MEMORY } from '../search/shared-memory.js';
 import { type UciStream, platform } from '../platform/index.js';
 import { BookController } from '../book/uci-book.js';
 import { EngineHost, type Job, type JobListener, type JobOutcome, type JobRequest } from '../engine/host.js';
-import { type NetworkChoice, type PositionSpec, applyNetworkChoice, errorText } from '../engine/messages.js';
+import { MAX_HISTORY, type NetworkChoice, type PositionSpec, appendSpecMove, applyNetworkChoice } from '../engine/messages.js';
 import { isSearchWorker, runSearchWorker } from '../engine/search-worker.js';
+import { SETTINGS, defaultIn, rangeText } from '../engine/settings.js';
 import { boardDiagram } from './board-display.js';
 import { parseGo } from './go-params.js';
 import { formatCurrentMove, formatEmergency, formatLine } from './info.js';
@@ -37,17 +39,10 @@ import { BUILT_IN_NETWORK, OptionValues, optionLines } from './options.js';
 import { Output } from './output.js';
 import { TuningOptions, searchParameterOptionLines } from './tuning-options.js';
 import { engineVersion } from '../engine/version.js';
+import { errorText, fileProblem } from '../util/errors.js';
 
-/** How long after `stop` the search may take before a fallback move is played. */
-const STOP_GRACE_MS = 500;
 /** How long `quit` waits for the bestmove of a running search. */
 const QUIT_GRACE_MS = 60;
-/** Moves kept for the worker to replay before the position is re-based at the current FEN. */
-const MAX_REPLAY = 1000;
-/** Moves the worker replays before the last irreversible one: MCTS reuses its tree one or two plies on. */
-const REPLAY_KEEP = 2;
-/** Game length (plies) at which the main thread's undo history is dropped. */
-const MAX_HISTORY = 4096;
 
 /** The first words of the lines the UCI loop knows (anything before them on a line is skipped). */
 export const UCI_COMMANDS: ReadonlySet<string> = new Set([
@@ -103,7 +98,7 @@ class UciEngine {
       threads: this.threads(),
       network: this.network,
       keepAlive: 'never',
-      stopGraceMs: STOP_GRACE_MS,
+      stopGraceMs: defaultIn(SETTINGS.stopGraceMs, 'uci'),
       onNote: (text) => this.out.info(text),
     });
   }
@@ -262,13 +257,11 @@ class UciEngine {
       const bytes = platform.readFile(path);
       const net = decodeNetwork(bytes);
       this.networkName = path.split(/[\\/]/).pop() || path;
-      this.out.info(
-        `EvalFile: using ${this.networkName} (768 -> 2x${net.hidden} -> ${net.buckets})${this.network.use ? '' : '; UseNNUE is false'}`,
-      );
+      this.out.info(`EvalFile: using ${this.networkName} (${shapeText(net)})${this.network.use ? '' : '; UseNNUE is false'}`);
       this.setNetwork({ ...this.network, bytes });
     } catch (e) {
       const reason =
-        e instanceof NetworkError ? e.message : (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : clippedError(e);
+        e instanceof NetworkError ? e.message : (e as NodeJS.ErrnoException).code === 'ENOENT' ? fileProblem(e) : clippedError(e);
       this.out.info(`EvalFile: cannot use ${clip(path)}: ${reason}; keeping ${this.networkName}`);
     }
   }
@@ -329,18 +322,9 @@ class UciEngine {
         );
         break;
       }
-      spec.moves.push(moveToUci(next, move));
+      const uci = moveToUci(next, move);
       next.makeMove(move);
-      // Positions before an irreversible move cannot repeat, so the worker
-      // starts near it: REPLAY_KEEP moves before, so that the tree search
-      // still finds the root of its last search (mcts-root.ts).
-      if (next.halfmove === 0 || spec.moves.length > MAX_REPLAY) {
-        const keep = Math.min(REPLAY_KEEP, next.ply);
-        for (let j = 0; j < keep; j++) next.unmakeMove();
-        spec.fen = next.fen();
-        for (let j = keep; j > 0; j--) next.makeMove(next.stackMove[next.ply]);
-        spec.moves = spec.moves.slice(spec.moves.length - keep);
-      }
+      appendSpecMove(spec, next, uci);
       if (next.ply >= MAX_HISTORY) next.clearHistory();
     }
     this.spare = this.pos;
@@ -400,8 +384,9 @@ class UciEngine {
     }
     let depth: number | null = null;
     if (args.length > 0) {
-      if (/^\d+$/.test(args[0]) && Number(args[0]) >= 1 && Number(args[0]) <= 64) depth = Number(args[0]);
-      else this.out.info(`bench: depth '${clip(args[0])}' is not in 1..64; using the default`);
+      const range = SETTINGS.benchDepth;
+      if (/^\d+$/.test(args[0]) && Number(args[0]) >= range.min && Number(args[0]) <= range.max) depth = Number(args[0]);
+      else this.out.info(`bench: depth '${clip(args[0])}' is not in ${rangeText(range)}; using the default`);
     }
     this.run({ kind: 'bench', depth });
   }
@@ -428,7 +413,7 @@ class UciEngine {
     if (this.job === job) this.job = null;
     this.out.writeLines(outcome.lines);
     if (job.request.kind === 'go') {
-      this.out.write(`bestmove ${outcome.bestMove ?? '0000'}${outcome.ponderMove !== null ? ` ponder ${outcome.ponderMove}` : ''}`);
+      this.out.write(`bestmove ${outcome.bestMove ?? NO_MOVE_UCI}${outcome.ponderMove !== null ? ` ponder ${outcome.ponderMove}` : ''}`);
     }
   }
 

@@ -133,7 +133,7 @@ describe('kestrel bench', () => {
   });
 
   it.each([
-    [['bench', '0'], /bench depth must be an integer from 1 to 60/],
+    [['bench', '0'], /bench depth must be an integer from 1 to 124/],
     [['bench', '3', '--runs', '0'], /--runs must be a positive integer, got '0'/],
   ])('%j fails cleanly', (args, message) => {
     expectCleanError(kestrel(args), message);

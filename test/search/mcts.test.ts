@@ -11,7 +11,8 @@ import { moveToUci, parseUciMove } from '../../src/board/notation.js';
 import { Position } from '../../src/board/position.js';
 import { MAX_MOVES } from '../../src/board/types.js';
 import { SearchControl } from '../../src/search/control.js';
-import { DEFAULT_SEARCH_OPTIONS, type GoParams, type SearchDriver, type SearchEvent, type SearchLine } from '../../src/search/limits.js';
+import type { SearchDriver } from '../../src/search/drivers.js';
+import { DEFAULT_SEARCH_OPTIONS, type GoParams, type SearchEvent, type SearchLine } from '../../src/search/limits.js';
 import { scoreToValue, valueToScore } from '../../src/search/mcts-report.js';
 import {
   MctsTree,
@@ -25,7 +26,9 @@ import {
   edgeBlockWords,
   provenWin,
 } from '../../src/search/mcts-tree.js';
-import { MATE, type SearchResult, Searcher } from '../../src/search/search.js';
+import { Driver } from '../../src/search/driver.js';
+import { MATE } from '../../src/search/score.js';
+import type { SearchResult } from '../../src/search/search.js';
 
 const MCTS_DRIVERS: SearchDriver[] = ['mcts', 'mcts-qs', 'mcts-uniform', 'mcts-qs-uniform'];
 
@@ -36,7 +39,7 @@ interface Run {
 }
 
 function run(
-  searcher: Searcher,
+  searcher: Driver,
   pos: Position,
   driver: SearchDriver,
   params: Partial<GoParams>,
@@ -108,7 +111,7 @@ describe('mates', () => {
   ])('plays the mate in one: %s', (fen, mate) => {
     for (const driver of MCTS_DRIVERS) {
       const pos = new Position(fen);
-      const { result, lines } = run(new Searcher(4), pos, driver, { nodes: 3000 });
+      const { result, lines } = run(new Driver(4), pos, driver, { nodes: 3000 });
       expect(moveToUci(pos, result.move), driver).toBe(mate);
       expect(lines[lines.length - 1].score, driver).toBe(MATE - 1);
     }
@@ -121,7 +124,7 @@ describe('mates', () => {
   ])('plays a move that mates in two: %s', (fen) => {
     for (const driver of ['mcts', 'mcts-qs'] as SearchDriver[]) {
       const pos = new Position(fen);
-      const { result, lines } = run(new Searcher(4), pos, driver, { nodes: 20000 });
+      const { result, lines } = run(new Driver(4), pos, driver, { nodes: 20000 });
       expect(matesIn(pos, 2), 'the position is a mate in two').toBe(true);
       pos.makeMove(result.move);
       // After the move, every reply allows a mate in one.
@@ -138,7 +141,7 @@ describe('mates', () => {
   it('sees the side that is mated lose', () => {
     // Black to move is mated next move whatever it does.
     const pos = new Position('k7/8/1K6/8/8/8/8/7R b - - 0 1');
-    const { result, lines } = run(new Searcher(4), pos, 'mcts', { nodes: 2000 });
+    const { result, lines } = run(new Driver(4), pos, 'mcts', { nodes: 2000 });
     expect(legalMoves(pos)).toContain(result.move);
     expect(lines[lines.length - 1].score).toBeLessThan(0);
   });
@@ -152,7 +155,7 @@ describe('legal moves', () => {
     .map((l) => `${l.trim().split(/\s+/).slice(0, 4).join(' ')} 0 1`);
 
   it('always answers a legal move, with every driver, a line of legal moves and MultiPV in visit order', () => {
-    const searcher = new Searcher(4);
+    const searcher = new Driver(4);
     for (const [i, fen] of wac.entries()) {
       const driver = MCTS_DRIVERS[i % MCTS_DRIVERS.length];
       const pos = new Position(fen);
@@ -181,7 +184,7 @@ describe('legal moves', () => {
   });
 
   it('answers a legal move along a game, reusing the subtree of the moves played', () => {
-    const searcher = new Searcher(4);
+    const searcher = new Driver(4);
     const moves: string[] = [];
     let reused = 0;
     for (let ply = 0; ply < 16; ply++) {
@@ -198,7 +201,7 @@ describe('legal moves', () => {
 
   it('keeps to searchmoves', () => {
     const pos = new Position(START);
-    const { result, lines } = run(new Searcher(4), pos, 'mcts', { nodes: 500, searchmoves: ['a2a3', 'h2h4'] }, 4);
+    const { result, lines } = run(new Driver(4), pos, 'mcts', { nodes: 500, searchmoves: ['a2a3', 'h2h4'] }, 4);
     expect(['a2a3', 'h2h4']).toContain(moveToUci(pos, result.move));
     expect(lines[lines.length - 1].multipv).toBe(2);
   });
@@ -207,7 +210,7 @@ describe('legal moves', () => {
     const control = new SearchControl();
     control.stop();
     const pos = new Position(START);
-    const { result } = run(new Searcher(4), pos, 'mcts-qs', { nodes: 100000 }, 1, control);
+    const { result } = run(new Driver(4), pos, 'mcts-qs', { nodes: 100000 }, 1, control);
     expect(legalMoves(pos)).toContain(result.move);
   });
 });
@@ -216,8 +219,8 @@ describe('determinism', () => {
   it('gives the same move, line and score for the same playouts', () => {
     const fen = 'r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3';
     for (const driver of ['mcts', 'mcts-qs'] as SearchDriver[]) {
-      const a = run(new Searcher(4), new Position(fen), driver, { nodes: 1500 });
-      const used = new Searcher(4);
+      const a = run(new Driver(4), new Position(fen), driver, { nodes: 1500 });
+      const used = new Driver(4);
       run(used, new Position(START), driver, { nodes: 700 });
       used.clear();
       const b = run(used, new Position(fen), driver, { nodes: 1500 });
@@ -232,14 +235,14 @@ describe('finished games', () => {
     ['the fifty-move rule', '7k/8/8/8/8/1Q6/8/K7 w - - 99 80'],
     ['no mating material', '8/8/4k3/8/8/3NK3/8/8 w - - 0 1'],
   ])('scores %s as a draw where every move draws', (_, fen) => {
-    const { lines } = run(new Searcher(4), new Position(fen), 'mcts', { nodes: 3000 });
+    const { lines } = run(new Driver(4), new Position(fen), 'mcts', { nodes: 3000 });
     expect(lines[lines.length - 1].score).toBe(0);
   });
 
   it('takes the repetition when the alternative loses', () => {
     // Black's only non-losing move repeats the position for the third time.
     const pos = play(START, ['g1f3', 'g8f6', 'f3g1', 'f6g8', 'g1f3', 'g8f6', 'f3g1']);
-    const { lines } = run(new Searcher(4), pos, 'mcts', { nodes: 200, searchmoves: ['f6g8'] });
+    const { lines } = run(new Driver(4), pos, 'mcts', { nodes: 200, searchmoves: ['f6g8'] });
     expect(lines[lines.length - 1].score).toBe(0);
   });
 });
@@ -315,7 +318,7 @@ const ITALIAN = 'r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3
 
 describe('the tree', () => {
   it('takes well under 250 bytes a playout: a node per move taken, an edge per move', () => {
-    const searcher = new Searcher(16);
+    const searcher = new Driver(16);
     run(searcher, new Position(START), 'mcts', { nodes: 5000 });
     const tree = searcher.mctsTree!;
     checkTree(tree);
@@ -324,7 +327,7 @@ describe('the tree', () => {
   });
 
   it('keeps a subtree of a search: moved to the front, everything below it intact, the rest freed', () => {
-    const searcher = new Searcher(16);
+    const searcher = new Driver(16);
     run(searcher, new Position(ITALIAN), 'mcts', { nodes: 3000 });
     const tree = searcher.mctsTree!;
     const child = mostVisited(tree, 0);
@@ -386,7 +389,7 @@ describe('the tree', () => {
   });
 
   it('reuses the subtree of the moves played, which then grows on', () => {
-    const searcher = new Searcher(16);
+    const searcher = new Driver(16);
     const pos = new Position(ITALIAN);
     run(searcher, pos, 'mcts', { nodes: 3000 });
     const tree = searcher.mctsTree!;
@@ -406,7 +409,7 @@ describe('the tree', () => {
 
 describe('a full tree', () => {
   it('stops growing but searches on to the node limit, in the same memory, and after the next moves', () => {
-    const searcher = new Searcher(1);
+    const searcher = new Driver(1);
     const pos = new Position(START);
     const limit = 40000;
     const first = run(searcher, pos, 'mcts-uniform', { nodes: limit });
@@ -438,13 +441,13 @@ describe('a full tree', () => {
 
   it('ends a search with no node or time limit, which would not end in a tree that no longer grows', () => {
     const pos = new Position(START);
-    const { result, notes } = run(new Searcher(1), pos, 'mcts-uniform', { depth: 60 });
+    const { result, notes } = run(new Driver(1), pos, 'mcts-uniform', { depth: 60 });
     expect(legalMoves(pos)).toContain(result.move);
     expect(notes.filter((n) => n.includes('with no node or time limit the search stops there'))).toHaveLength(1);
   });
 
   it.each(['mcts', 'mcts-qs'] as SearchDriver[])('searches on to the node limit with %s, with a legal move and line', (driver) => {
-    const searcher = new Searcher(1);
+    const searcher = new Driver(1);
     const pos = new Position('r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8');
     const { result, lines, notes } = run(searcher, pos, driver, { nodes: 20000 });
     expect(notes.filter((n) => n.includes('stops growing'))).toHaveLength(1);

@@ -10,11 +10,11 @@ import { seeGE } from '../../src/board/see.js';
 import { MAX_MOVES, QUEEN, moveTo } from '../../src/board/types.js';
 import { SearchControl } from '../../src/search/control.js';
 import { DEFAULT_SEARCH_OPTIONS, type SearchEvent, type SearchReport } from '../../src/search/limits.js';
-import { MATE, type SearchResult, Searcher } from '../../src/search/search.js';
+import { MATE } from '../../src/search/score.js';
+import { type SearchResult, Searcher } from '../../src/search/search.js';
 import {
   FULL_SKILL,
   FULL_STRENGTH_ELO,
-  MAX_ELO,
   MIN_ELO,
   STRENGTH_LEVELS,
   chooseCandidate,
@@ -38,7 +38,6 @@ describe('the level table', () => {
     }
     expect(STRENGTH_LEVELS[0].elo).toBe(MIN_ELO);
     expect(STRENGTH_LEVELS[STRENGTH_LEVELS.length - 1].elo).toBeLessThan(FULL_STRENGTH_ELO);
-    expect(MAX_ELO).toBeGreaterThanOrEqual(FULL_STRENGTH_ELO);
   });
 
   it('maps Skill Level to rows and 20 to full strength', () => {
@@ -60,7 +59,7 @@ describe('the level table', () => {
     expect(limitForElo(a.elo)!.nodes).toBe(a.nodes);
     expect(limitForElo(100)!.elo).toBe(MIN_ELO);
     expect(limitForElo(FULL_STRENGTH_ELO)).toBeNull();
-    expect(limitForElo(MAX_ELO)).toBeNull();
+    expect(limitForElo(FULL_STRENGTH_ELO)).toBeNull();
   });
 
   it('lets UCI_LimitStrength win over Skill Level, as Stockfish does', () => {

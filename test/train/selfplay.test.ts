@@ -110,7 +110,7 @@ describe('kestrel selfplay', () => {
     expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(/say when to stop/);
     r = selfplay(out, '--games', '0');
-    expect(r.stderr).toMatch(/--games must be an integer/);
+    expect(r.stderr).toMatch(/--games must be a positive integer/);
     r = selfplay(out, '--games', '1', '--book', join(dir, 'missing.epd'));
     expect(r.stderr).toMatch(/cannot read the openings file/);
   }, 30_000);

@@ -1,14 +1,10 @@
-// A Searcher that misbehaves on purpose (KESTREL_FAKE=<mode>), bundled in
-// place of the real one by faults.test.ts to test the UCI layer's defences.
+// A search Driver that misbehaves on purpose (KESTREL_FAKE=<mode>), bundled
+// in place of the real one by faults.test.ts to test the UCI layer's defences.
 
 import type { Position } from '../../src/board/position.js';
 import type { SearchControl } from '../../src/search/control.js';
 import { makeMove } from '../../src/board/types.js';
 import type { GoParams, SearchOptions, SearchReport } from '../../src/search/limits.js';
-
-export const INFINITE = 31000;
-export const MATE = 30000;
-export const MATE_BOUND = MATE - 128;
 
 /** A move from square names (no legality check: the fake may play nonsense on purpose). */
 function mv(from: string, to: string): number {
@@ -16,7 +12,7 @@ function mv(from: string, to: string): number {
   return makeMove(sq(from), sq(to), 0);
 }
 
-export class Searcher {
+export class Driver {
   nodes = 0;
 
   constructor(public hashMb = 16) {}

@@ -1,6 +1,6 @@
 // The engine host's defences, seen through UCI, against a search that throws, returns nonsense,
 // hangs or kills its worker: a bundle is built with test/uci/fake-search.ts
-// in place of the real Searcher, and driven like a GUI would.
+// in place of the real search Driver, and driven like a GUI would.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +30,7 @@ beforeAll(async () => {
       {
         name: 'fake-search',
         setup(build) {
-          build.onResolve({ filter: /search\/search\.js$/ }, (args) =>
+          build.onResolve({ filter: /search\/driver\.js$/ }, (args) =>
             args.importer.includes(join('src', 'engine')) ? { path: join(ROOT, 'test/uci/fake-search.ts') } : undefined,
           );
         },

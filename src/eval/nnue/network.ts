@@ -129,6 +129,11 @@ export function decodeNetwork(bytes: Uint8Array): Network {
 }
 
 /** Input index of a piece (code colour * 8 + type) on sq, from perspective `side` (0 White, 1 Black). */
+/** A network's shape as the engine and the trainer print it: "768 -> 2x128 -> 8". */
+export function shapeText(shape: { hidden: number | string; buckets: number | string }): string {
+  return `768 -> 2x${shape.hidden} -> ${shape.buckets}`;
+}
+
 export function inputIndex(side: number, piece: number, sq: number): number {
   const own = piece >> 3 === side ? 0 : 384;
   return own + ((piece & 7) - 1) * 64 + (side === 0 ? sq : sq ^ 56);

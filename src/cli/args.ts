@@ -1,0 +1,46 @@
+// The command line's arguments: integers and numbers within a range, and the
+// files the commands read, each refused with a one-line error (no stack).
+
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { fileProblem } from '../util/errors.js';
+
+/** An integer argument within [min, max] (absent: fallback), or exits with a one-line error. */
+export function integerArg(
+  program: Command,
+  name: string,
+  text: string | undefined,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+  fallback = min,
+): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!/^-?\d+$/.test(text.trim()) || n < min || n > max) {
+    const range =
+      max < Number.MAX_SAFE_INTEGER
+        ? `an integer from ${min} to ${max}`
+        : min === 1
+          ? 'a positive integer'
+          : `an integer of ${min} or more`;
+    program.error(`error: ${name} must be ${range}, got '${text}'`);
+  }
+  return n;
+}
+
+/** A number argument within [min, max], or exits with a one-line error. */
+export function numberArg(program: Command, name: string, text: string, min: number, max: number): number {
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || n < min || n > max)
+    program.error(`error: ${name} must be a number from ${min} to ${max}, got '${text}'`);
+  return n;
+}
+
+/** A text file's contents, or exits with a one-line error naming `what` it is (default: the path). */
+export function readTextFile(program: Command, path: string, what = path): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    program.error(`error: cannot read ${what}: ${fileProblem(e)}`);
+  }
+}
