@@ -291,8 +291,17 @@ export function registerTrainCommands(program: Command): void {
     .option('--batch <n>', 'positions per optimiser step', String(t.batch))
     .option('--lr <x>', 'learning rate at the start (cosine decay to lr * --lr-final)', String(t.lr))
     .option('--lr-final <x>', 'final learning rate, as a fraction of --lr', String(t.lrFinal))
+    .option(
+      '--lr-drops <epochs>',
+      'instead of the cosine: multiply the learning rate by --lr-gamma after each of these epochs (comma-separated)',
+    )
+    .option('--lr-gamma <x>', 'the factor of each --lr-drops step', String(t.lrGamma))
     .option('--wdl <x>', 'weight of the game result in the target (the rest: the search score)', String(t.wdl))
-    .option('--scale <cp>', 'centipawns per unit of the output (sigmoid(score / scale))', String(t.scale))
+    .option('--scale <cp>', "centipawns per unit of the network's output", String(t.scale))
+    .option(
+      '--sigmoid-scale <cp>',
+      'centipawns that turn a score into an expected result, sigmoid(score / cp), in the loss and the target (bench/fit-scale.ts fits it; default: --scale)',
+    )
     .option('--weight-decay <x>', 'AdamW weight decay', String(t.weightDecay))
     .option('--max-score <cp>', 'leave out positions scored further from 0', String(t.filter.maxScore))
     .option('--mirror', 'also train on positions without castling rights mirrored left to right (files a-h swapped)')
@@ -325,6 +334,9 @@ export function registerTrainCommands(program: Command): void {
         wdl: numberArg(program, '--wdl', o.wdl, 0, 1),
         scale: numberArg(program, '--scale', o.scale, 1, 10000),
         weightDecay: numberArg(program, '--weight-decay', o.weightDecay, 0, 1),
+        sigmoidScale: numberArg(program, '--sigmoid-scale', o.sigmoidScale ?? o.scale, 1, 10000),
+        lrDrops: o.lrDrops === undefined ? [] : o.lrDrops.split(',').map((e) => integerArg(program, '--lr-drops', e, 1)),
+        lrGamma: numberArg(program, '--lr-gamma', o.lrGamma, 0, 1),
         filter: { ...t.filter, maxScore: numberArg(program, '--max-score', o.maxScore, 0, 32767), mirror: o.mirror !== undefined },
         validPercent: numberArg(program, '--valid', o.valid, 0.01, 50),
         threads: integerArg(program, '--threads', o.threads, 1, 64),

@@ -4,9 +4,12 @@
 // Forward: each perspective's accumulator is b1 plus the W1 rows of its
 // active inputs; the activation is SCReLU, clamp(x, 0, 1)^2; the output is
 // W2 . [stm activations, other side's activations] + b2 of the position's
-// bucket, in units of `scale` centipawns (a sigmoid of it is the expected
-// score). The loss is (sigmoid(output) - target)^2, the target a blend of
-// the game's result and sigmoid(search score / scale).
+// bucket, in units of `scale` centipawns. The loss is
+// (sigmoid(output * scale / sigmoidScale) - target)^2, the target a blend of
+// the game's result and sigmoid(search score / sigmoidScale): sigmoidScale
+// is the centipawns that turn a score into an expected result (fitted to
+// the games, bench/fit-scale.ts), scale the centipawns of an output unit
+// (the search's); they may differ.
 
 import { ACTIVATION_SCRELU, NNUE_INPUTS, type Network, maxOutputWeight, outputBucket } from '../eval/nnue/network.js';
 import { MAX_FEATURES, type PositionSet, activeRows, storedOf } from './nnue-data.js';
@@ -55,6 +58,8 @@ export interface LossSettings {
   wdl: number;
   /** Centipawns per output unit. */
   scale: number;
+  /** Centipawns of the sigmoid that maps a score (the network's or the search's) to an expected result. */
+  sigmoidScale: number;
 }
 
 function sigmoid(x: number): number {
@@ -68,7 +73,7 @@ function targetOf(set: PositionSet, p: number, loss: LossSettings): number {
   const whiteResult = set.results[s] / 2;
   const result = side === 0 ? whiteResult : 1 - whiteResult;
   const score = side === 0 ? set.scores[s] : -set.scores[s];
-  return loss.wdl * result + (1 - loss.wdl) * sigmoid(score / loss.scale);
+  return loss.wdl * result + (1 - loss.wdl) * sigmoid(score / loss.sigmoidScale);
 }
 
 /** A forward and backward pass over one position, whoever computes it: the reference below, or wasm-gradients.ts. */
@@ -95,13 +100,15 @@ export function passPositions(
   withGradients: boolean,
 ): number {
   let total = 0;
+  // The output in units of the sigmoid's scale (exactly 1 when the two scales agree).
+  const k = loss.scale / loss.sigmoidScale;
   for (let n = from; n < to; n++) {
     const p = order === null ? n : order[n];
     const bucket = outputBucket(set.counts[storedOf(set, p)], buckets);
-    const prediction = sigmoid(pass.forward(set, p, bucket));
+    const prediction = sigmoid(pass.forward(set, p, bucket) * k);
     const error = prediction - targetOf(set, p, loss);
     total += error * error;
-    if (withGradients) pass.backward(2 * error * prediction * (1 - prediction), bucket);
+    if (withGradients) pass.backward(2 * error * prediction * (1 - prediction) * k, bucket);
   }
   return total;
 }

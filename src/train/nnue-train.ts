@@ -45,9 +45,14 @@ export interface TrainSettings extends Shape, LossSettings {
   outDir: string;
   epochs: number;
   batch: number;
-  /** Learning rate at the start; it decays along a cosine to lr * lrFinal. */
+  /**
+   * Learning rate at the start. It decays along a cosine to lr * lrFinal, or,
+   * with lrDrops (epochs), is multiplied by lrGamma after each of those epochs.
+   */
   lr: number;
   lrFinal: number;
+  lrDrops: number[];
+  lrGamma: number;
   weightDecay: number;
   threads: number;
   seed: number;
@@ -77,10 +82,13 @@ export const DEFAULT_TRAIN_SETTINGS: Omit<TrainSettings, 'data' | 'outDir'> = {
   // generalises, and that network won its match (docs/records/networks.md, x4 and x6).
   wdl: 0,
   scale: 400,
+  sigmoidScale: 400,
   epochs: 10,
   batch: 16384,
   lr: 0.001,
   lrFinal: 0.05,
+  lrDrops: [],
+  lrGamma: 0.1,
   weightDecay: 0.01,
   threads: 2,
   seed: 1,
@@ -130,6 +138,12 @@ export interface TrainResult {
  * beyond these, the file is still written but the trainer warns.
  */
 const QUANTISATION_TOLERANCE = { meanAbs: 10, maxAbs: 50 };
+
+/** The learning rate of optimiser step `step` (1-based) of `totalSteps`, in `epoch`: the step schedule (lrDrops) or the cosine. */
+function learningRate(settings: TrainSettings, epoch: number, step: number, totalSteps: number): number {
+  if (settings.lrDrops.length > 0) return settings.lr * settings.lrGamma ** settings.lrDrops.filter((e) => epoch > e).length;
+  return settings.lr * (settings.lrFinal + (1 - settings.lrFinal) * 0.5 * (1 + Math.cos((Math.PI * (step - 1)) / totalSteps)));
+}
 
 /** A seeded Fisher-Yates shuffle of 0..n-1 into order (xorshift32; seed 0 counts as 1). */
 function shuffle(order: Int32Array, n: number, seed: number): void {
@@ -201,7 +215,7 @@ export async function train(
   given?: LoadedData,
 ): Promise<TrainResult> {
   const shape: Shape = { hidden: settings.hidden, buckets: settings.buckets };
-  const loss: LossSettings = { wdl: settings.wdl, scale: settings.scale };
+  const loss: LossSettings = { wdl: settings.wdl, scale: settings.scale, sigmoidScale: settings.sigmoidScale };
   const t0 = performance.now();
   const data = given ?? loadPositions(settings.data, settings.filter, settings.validPercent);
   log(
@@ -256,7 +270,7 @@ export async function train(
         trainSum += await workers.run('train', from, to, true);
         // AdamW, with the gradient of the batch's mean loss.
         step++;
-        lr = settings.lr * (settings.lrFinal + (1 - settings.lrFinal) * 0.5 * (1 + Math.cos((Math.PI * (step - 1)) / totalSteps)));
+        lr = learningRate(settings, epoch, step, totalSteps);
         const scale = 1 / (to - from);
         const c1 = 1 / (1 - beta1 ** step);
         const c2 = 1 / (1 - beta2 ** step);

@@ -111,7 +111,7 @@ describe('the WebAssembly training kernel', () => {
       // Larger than initial weights, so that activations saturate and clamping is tested too.
       for (let i = 0; i < size; i++) params[i] *= 3;
       const order = new Int32Array(set.count).map((_, i) => (i * 7919) % set.count);
-      const loss = { wdl: 0.3, scale: 400 };
+      const loss = { wdl: 0.3, scale: 400, sigmoidScale: 250 };
       const expected = new Float32Array(size);
       const reference = new ReferencePass(shape).run(params, expected, set, order, 100, 2900, loss);
       const wasm = new WasmGradients(shape);
@@ -131,6 +131,31 @@ describe('the WebAssembly training kernel', () => {
       expect(wasm.run(params, null, set, order, 100, 2900, loss)).toBe(got);
     });
   }
+
+  it('differentiates the loss with a sigmoid scale of its own: the gradient of each output bias matches a finite difference', () => {
+    const shape = { hidden: 16, buckets: 2 };
+    const set = materialSet(500, 7);
+    const l = layoutOf(shape);
+    const params = new Float64Array(l.size);
+    const p32 = new Float32Array(l.size);
+    initParams(shape, p32, 5);
+    params.set(p32);
+    const loss = { wdl: 0.5, scale: 400, sigmoidScale: 180 };
+    const pass = new ReferencePass(shape);
+    const grads = new Float32Array(l.size);
+    pass.run(Float32Array.from(params), grads, set, null, 0, set.count, loss);
+    for (let b = 0; b < shape.buckets; b++) {
+      const i = l.b2 + b;
+      const eps = 1e-3;
+      const at = (delta: number): number => {
+        const q = Float32Array.from(params);
+        q[i] += delta;
+        return pass.run(q, null, set, null, 0, set.count, loss);
+      };
+      const numeric = (at(eps) - at(-eps)) / (2 * eps);
+      expect(Math.abs(grads[i] - numeric)).toBeLessThan(1e-3 * Math.max(1, Math.abs(numeric)));
+    }
+  });
 
   it('in the bundle is train-kernel.wat assembled (npm run build:wasm after editing the .wat)', async () => {
     // @ts-expect-error: a plain JavaScript module without types
