@@ -19,6 +19,10 @@ import { platform } from '../platform/index.js';
 import { SEARCH_DRIVERS, isSearchDriver } from '../search/drivers.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
 import { HAS_SHARED_MEMORY } from '../search/shared-memory.js';
+import { openTablebases } from '../engine/tablebases.js';
+import { PROBE_FAILED, type Tablebases, wdlFromDtz } from '../syzygy/tablebases.js';
+import { MAX_MOVES } from '../board/types.js';
+import { generateMoves } from '../board/movegen.js';
 import { Book } from './book.js';
 import { AbortError, EngineClosedError, EngineFailedError, InvalidNetworkError, type KestrelError } from './errors.js';
 import { type ReadPosition, describeMove, describeUci, readMove, readPosition } from './position.js';
@@ -31,6 +35,7 @@ import type {
   SearchDriver,
   SearchLimits,
   SearchLine,
+  TablebaseProbe,
 } from './types.js';
 import { errorText } from '../util/errors.js';
 
@@ -94,6 +99,7 @@ function toLine(line: EngineLine): SearchLine {
     timeMs: line.timeMs,
     nps: Math.round((line.nodes * 1000) / Math.max(1, line.timeMs)),
     hashfull: line.hashfull,
+    tbHits: line.tbhits,
   };
 }
 
@@ -110,6 +116,8 @@ export class Engine {
   private readonly onLog: (text: string) => void;
   private readonly host: EngineHost;
   private isClosed = false;
+  /** The tablebases for probe() (the search worker has its own); null without syzygyPath. */
+  private readonly tablebases: Tablebases | null = null;
 
   constructor(options: EngineOptions = {}) {
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
@@ -139,6 +147,26 @@ export class Engine {
       stopGraceMs: defaultIn(SETTINGS.stopGraceMs, 'api'),
       onNote: (text) => onLog(text),
     });
+    if (options.syzygyPath !== undefined && options.syzygyPath !== '') {
+      if (typeof options.syzygyPath !== 'string') throw new TypeError('syzygyPath must be a string of folders');
+      const use = options.syzygy ?? {};
+      const probeDepth = use.probeDepth ?? SETTINGS.syzygyProbeDepth.default;
+      const probeLimit = use.probeLimit ?? SETTINGS.syzygyProbeLimit.default;
+      for (const [name, v, range] of [
+        ['syzygy.probeDepth', probeDepth, SETTINGS.syzygyProbeDepth],
+        ['syzygy.probeLimit', probeLimit, SETTINGS.syzygyProbeLimit],
+      ] as const) {
+        if (!Number.isInteger(v) || v < range.min || v > range.max)
+          throw new RangeError(`${name} must be an integer in ${rangeText(range)}, not ${String(v)}`);
+      }
+      const opened = openTablebases(options.syzygyPath);
+      this.tablebases = opened.tb;
+      for (const line of opened.note.split('\n')) onLog(line);
+      this.host.configure({
+        type: 'syzygy',
+        settings: { path: options.syzygyPath, use: { probeDepth, probeLimit, rule50: use.rule50 ?? true } },
+      });
+    }
     // Start the worker now, so that the first search does not wait for it.
     try {
       this.host.warm();
@@ -202,6 +230,43 @@ export class Engine {
     const analysis = await this.analyse(position, limits, options);
     if (analysis.bestMove === null) return null;
     return { ...analysis.bestMove, ponder: analysis.ponder, fromBook: false, analysis };
+  }
+
+  /**
+   * What the tablebases (syzygyPath) say of a position: its WDL (the
+   * fifty-move counter of the position counted when the DTZ file is there),
+   * its DTZ, and a move that keeps the result. Null when there are no
+   * tablebases, the position is not in them (too many pieces, castling
+   * rights) or a file fails. Throws InvalidFenError or IllegalMoveError for a
+   * bad position.
+   */
+  probe(position: PositionInput): TablebaseProbe | null {
+    if (this.isClosed) throw new EngineClosedError();
+    const tb = this.tablebases;
+    const { pos } = readPosition(position, this.chess960);
+    if (tb === null || pos.castling !== 0) return null;
+    const w0 = tb.probeWdl(pos);
+    if (w0 === PROBE_FAILED) return null;
+    const d = tb.probeDtz(pos);
+    const dtz = d === PROBE_FAILED ? null : d;
+    const wdl = dtz === null ? w0 : wdlFromDtz(dtz, pos.halfmove);
+    const moves = new Int32Array(MAX_MOVES);
+    const n = generateMoves(pos, moves, 0, false);
+    const ranks = new Int32Array(n);
+    const values = new Int32Array(n);
+    let best = -1;
+    if (n > 0 && tb.rankRootMoves(pos, moves.subarray(0, n), n, ranks, dtz !== null, true, false, values)) {
+      for (let i = 0; i < n; i++) {
+        if (best < 0 || ranks[i] > ranks[best]) best = i;
+        // Among equals: the quickest zeroing win, the longest defence.
+        else if (ranks[i] === ranks[best] && values[i] < values[best]) best = i;
+      }
+    }
+    return {
+      wdl: (['loss', 'blessed-loss', 'draw', 'cursed-win', 'win'] as const)[wdl + 2],
+      dtz,
+      bestMove: best < 0 ? null : describeMove(pos, moves[best]),
+    };
   }
 
   /** A new game: the hash table and the move-ordering statistics are cleared (after the search running now, if any). */

@@ -28,6 +28,7 @@ export type {
   SearchDriver,
   SearchLimits,
   SearchLine,
+  TablebaseProbe,
   Wdl,
 } from './types.js';
 

@@ -45,6 +45,22 @@ export interface SearchLine {
   nps: number;
   /** Permille of the hash table in use; null where not reported. */
   hashfull: number | null;
+  /** Tablebase probes that found a table (syzygyPath); null without tablebases. */
+  tbHits: number | null;
+}
+
+/** What the tablebases say of a position (Engine.probe()). */
+export interface TablebaseProbe {
+  /** For the side to move: won, or won but drawn by the fifty-move rule ('cursed-win'), drawn, lost but saved by the rule ('blessed-loss'), lost. */
+  wdl: 'win' | 'cursed-win' | 'draw' | 'blessed-loss' | 'loss';
+  /**
+   * Plies to the next capture or pawn move (distance to zeroing): positive
+   * when winning, negative when losing, 0 drawn; null without the DTZ file.
+   * The fifty-move counter of the position is counted in wdl, not here.
+   */
+  dtz: number | null;
+  /** A move that keeps the result (the quickest win, the longest defence); null with no legal move. */
+  bestMove: Move | null;
 }
 
 /** What a search found. */
@@ -136,6 +152,14 @@ export interface EngineOptions {
   nnue?: boolean;
   /** A network file (the EvalFile option): its bytes, or a path (Node only). Implies nnue unless nnue is false. */
   networkFile?: Uint8Array | string;
+  /**
+   * Syzygy tablebases (Node only): folders of .rtbw/.rtbz files, separated as
+   * PATH is (':', ';' on Windows). The search probes them and plays a won
+   * position out within the fifty-move rule; probe() reads them.
+   */
+  syzygyPath?: string;
+  /** How the search uses them (the UCI options SyzygyProbeDepth, Syzygy50MoveRule, SyzygyProbeLimit; defaults 1, true, 7). */
+  syzygy?: { probeDepth?: number; rule50?: boolean; probeLimit?: number };
   /** Messages of the engine that are not errors of a call (a helper thread failed, ...). Default: ignored. */
   onLog?: (text: string) => void;
   /** Browser only: the URL of the worker script (default: kestrel-worker.js beside the library). */

@@ -15,6 +15,7 @@ import { SEARCH_DRIVERS } from '../search/drivers.js';
 import { engineVersion } from '../engine/version.js';
 import { SETTINGS, defaultIn } from '../engine/settings.js';
 import { integerArg, readTextFile } from './args.js';
+import { DEFAULT_TABLEBASE_USE, openTablebases } from '../engine/tablebases.js';
 
 /** The time a move is searched when neither --movetime nor --depth is given, and the most it may be. */
 const DEFAULT_MOVETIME_MS = 500;
@@ -28,6 +29,7 @@ interface AnalyseOptions {
   threads: string;
   hash: string;
   driver: string;
+  syzygy?: string;
 }
 
 export function registerAnalyseCommands(program: Command): void {
@@ -45,6 +47,7 @@ export function registerAnalyseCommands(program: Command): void {
     .option('--threads <n>', 'search threads', String(SETTINGS.threads.default))
     .option('--hash <mb>', 'transposition table size (and, with an mcts driver, its tree)', String(defaultIn(SETTINGS.hash, 'analyse')))
     .option('--driver <name>', `the search driver: ${SEARCH_DRIVERS.join(', ')} (docs/mcts.md)`, 'pvs')
+    .option('--syzygy <path>', 'Syzygy tablebases: folders of .rtbw/.rtbz files (docs/syzygy.md)')
     .action(async (path: string, opts: AnalyseOptions) => {
       if (opts.movetime !== undefined && opts.depth !== undefined) program.error('error: give --movetime or --depth, not both');
       const movetime = opts.movetime === undefined ? undefined : integerArg(program, '--movetime', opts.movetime, 1, MAX_MOVETIME_MS);
@@ -74,6 +77,10 @@ export function registerAnalyseCommands(program: Command): void {
       const total = games.reduce((sum, g) => sum + g.uci.length + 1, 0);
       const progress = new Progress(process.stderr, games.length, total, depth !== undefined ? null : (limits.movetime ?? null));
       const engine = new EngineHost({ hashMb, threads, keepAlive: 'always', stopGraceMs: defaultIn(SETTINGS.stopGraceMs, 'analyse') });
+      if (opts.syzygy !== undefined) {
+        process.stderr.write(`${openTablebases(opts.syzygy).note}\n`);
+        engine.configure({ type: 'syzygy', settings: { path: opts.syzygy, use: DEFAULT_TABLEBASE_USE } });
+      }
       let finished = 0;
       try {
         for (const [i, game] of games.entries()) {

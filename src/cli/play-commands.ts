@@ -12,6 +12,7 @@ import { GameController, type PlayerKind } from '../play/controller.js';
 import { TerminalView } from '../play/terminal.js';
 import { SEARCH_DRIVERS } from '../search/drivers.js';
 import { errorText } from '../util/errors.js';
+import { openTablebases } from '../engine/tablebases.js';
 
 /** The level when none is given: a club player. */
 const DEFAULT_LEVEL = '10';
@@ -26,6 +27,7 @@ interface PlayOptions {
   ascii?: boolean;
   book: boolean;
   driver: string;
+  syzygy?: string;
 }
 
 function parsePlayer(program: Command, name: string, text: string | undefined): PlayerKind | undefined {
@@ -48,6 +50,7 @@ export function registerPlayCommands(program: Command): void {
     .option('--ascii', 'letters instead of Unicode pieces and colours')
     .option('--no-book', 'the engine plays no moves from the opening book')
     .option('--driver <name>', `the search at full strength: ${SEARCH_DRIVERS.join(', ')} (docs/mcts.md)`, 'pvs')
+    .option('--syzygy <path>', 'Syzygy tablebases: folders of .rtbw/.rtbz files (docs/syzygy.md)')
     .action(async (opts: PlayOptions) => {
       const white = parsePlayer(program, 'white', opts.white);
       const black = parsePlayer(program, 'black', opts.black);
@@ -72,13 +75,14 @@ export function registerPlayCommands(program: Command): void {
         if (!/^\d+$/.test(opts.seed)) program.error(`error: --seed must be a non-negative integer, got '${opts.seed}'`);
         seed = Number(opts.seed) % 0x100000000;
       }
+      if (opts.syzygy !== undefined) process.stdout.write(`${openTablebases(opts.syzygy).note}\n`);
       const out = process.stdout;
       // The reader has gone (a closed pipe): nothing more can be shown.
       out.on('error', () => process.exit(0));
       const interactive = process.stdin.isTTY === true && out.isTTY === true;
       const colorDepth = out.isTTY === true && process.env.NO_COLOR === undefined && out.hasColors() ? out.getColorDepth() : null;
       const controller = new GameController(
-        { fen, players, time, level: level!, seed, book: opts.book, driver: driver! },
+        { fen, players, time, level: level!, seed, book: opts.book, driver: driver!, syzygyPath: opts.syzygy },
         { writeFile: writeFileSync },
       );
       const view = new TerminalView(controller, { input: process.stdin, output: out, interactive, colorDepth, ascii: opts.ascii === true });

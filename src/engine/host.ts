@@ -28,6 +28,7 @@ import { MAX_MOVES } from '../board/types.js';
 import { SearchControl } from '../search/control.js';
 import { DEFAULT_SEARCH_OPTIONS, type GoParams, type SearchOptions } from '../search/limits.js';
 import { SETTINGS } from './settings.js';
+import type { SyzygySettings } from './tablebases.js';
 import type { SearchParameterValues } from '../search/tuning.js';
 import { emergencyMove } from './fallback.js';
 import type { EngineLine } from './info.js';
@@ -80,6 +81,7 @@ export class EngineHost implements JobOwner {
     threads: number;
     network: NetworkChoice | undefined;
     params: SearchParameterValues | undefined;
+    syzygy: SyzygySettings | undefined;
   };
   private readonly queue: Job[] = [];
   private current: Job | null = null;
@@ -100,7 +102,7 @@ export class EngineHost implements JobOwner {
   private readonly onNote: (text: string) => void;
 
   constructor(private readonly options: EngineHostOptions) {
-    this.settings = { hashMb: options.hashMb, threads: options.threads, network: options.network, params: undefined };
+    this.settings = { hashMb: options.hashMb, threads: options.threads, network: options.network, params: undefined, syzygy: undefined };
     this.onNote = options.onNote ?? (() => {});
     this.worker = new WorkerHost(
       () => {
@@ -114,6 +116,7 @@ export class EngineHost implements JobOwner {
           warmUpControl: this.warmUpControl.buffer,
           network: this.settings.network,
           params: this.settings.params,
+          syzygy: this.settings.syzygy,
         };
       },
       { message: (m) => this.onMessage(m), died: (reason) => this.onWorkerDied(reason) },
@@ -216,6 +219,7 @@ export class EngineHost implements JobOwner {
     else if (change.type === 'threads') this.settings.threads = change.threads;
     else if (change.type === 'network') this.settings.network = change.choice;
     else if (change.type === 'params') this.settings.params = change.values;
+    else if (change.type === 'syzygy') this.settings.syzygy = change.settings;
     const seq = ++this.lastSeq;
     try {
       this.worker.post({ ...change, seq });

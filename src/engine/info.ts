@@ -10,7 +10,10 @@ import type { Position } from '../board/position.js';
 import { moveToSan } from '../board/san.js';
 import { MAX_MOVES } from '../board/types.js';
 import type { SearchLine } from '../search/limits.js';
-import { INFINITE, MATE, MATE_BOUND } from '../search/score.js';
+import { DECISIVE_BOUND, INFINITE, MATE, MATE_BOUND, TB_WIN } from '../search/score.js';
+
+/** The centipawns a tablebase win at the root shows as (less a centipawn per ply to it). */
+const TB_WIN_CP = 20000;
 
 /** A line of the search: a completed iteration, the final word, or an aspiration window's failure. */
 export interface EngineLine {
@@ -28,6 +31,8 @@ export interface EngineLine {
   timeMs: number;
   /** Permille of the hash table in use; null where not reported. */
   hashfull: number | null;
+  /** Tablebase hits of the search; null without tablebases. */
+  tbhits: number | null;
   /** The line in UCI notation (cut at the first move that is not legal, which should not happen). */
   pv: string[];
   /** The same line in SAN, when the job asked for it; else empty. */
@@ -68,6 +73,7 @@ export function engineLine(pos: Position, event: SearchLine, san: boolean): Engi
     nodes: event.nodes,
     timeMs: event.timeMs,
     hashfull: event.hashfull,
+    tbhits: event.tbhits,
     pv,
     pvSan,
   };
@@ -87,6 +93,9 @@ export interface ScoreValue {
 export function scoreValue(score: number): ScoreValue {
   if (score >= MATE_BOUND) return { unit: 'mate', value: Math.floor((MATE - score + 1) / 2) };
   if (score <= -MATE_BOUND) return { unit: 'mate', value: -Math.floor((MATE + score) / 2) };
+  // A tablebase win n plies away shows as TB_WIN_CP - n centipawns: decisive, but not a mate in so many moves.
+  if (score >= DECISIVE_BOUND) return { unit: 'cp', value: TB_WIN_CP - (TB_WIN - score) };
+  if (score <= -DECISIVE_BOUND) return { unit: 'cp', value: -TB_WIN_CP + (TB_WIN + score) };
   return { unit: 'cp', value: score };
 }
 
@@ -100,8 +109,8 @@ const WDL_SCALE_CP = 60;
 
 /** Win/draw/loss per mille for a score, from the WDL model. */
 export function wdlOf(score: number): [number, number, number] {
-  if (score >= MATE_BOUND) return [1000, 0, 0];
-  if (score <= -MATE_BOUND) return [0, 0, 1000];
+  if (score >= DECISIVE_BOUND) return [1000, 0, 0];
+  if (score <= -DECISIVE_BOUND) return [0, 0, 1000];
   const win = Math.round(1000 / (1 + Math.exp((WDL_EVEN_CP - score) / WDL_SCALE_CP)));
   const loss = Math.round(1000 / (1 + Math.exp((WDL_EVEN_CP + score) / WDL_SCALE_CP)));
   return [win, 1000 - win - loss, loss];

@@ -10,6 +10,7 @@ export { type NetworkChoice, applyNetworkChoice } from '../eval/index.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
 import type { SearchParameterValues } from '../search/tuning.js';
 import type { CurrentMove, EngineLine } from './info.js';
+import type { SyzygySettings } from './tablebases.js';
 
 /** What the worker receives in workerData when it is created. */
 export interface SearchWorkerData {
@@ -25,6 +26,8 @@ export interface SearchWorkerData {
   network?: NetworkChoice;
   /** Search parameters set by UCI options (a tuning build); absent: params.ts's. */
   params?: SearchParameterValues;
+  /** Tablebases (SyzygyPath); absent: none. */
+  syzygy?: SyzygySettings;
   /** Set for a helper of a parallel search (started by the search worker's ThreadPool, not by the engine host). */
   helper?: { index: number; booted: SharedArrayBuffer };
 }
@@ -91,6 +94,8 @@ export type Maintenance =
   | { type: 'threads'; threads: number }
   | { type: 'clear' }
   | { type: 'network'; choice: NetworkChoice }
+  /** SyzygyPath or how tablebases are used changed. */
+  | { type: 'syzygy'; settings: SyzygySettings }
   /** Search parameters (a tuning build: src/search/tuning.ts), every one set so far. */
   | { type: 'params'; values: SearchParameterValues };
 

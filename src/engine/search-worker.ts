@@ -30,6 +30,9 @@ import { SearchControl } from '../search/control.js';
 import type { GoParams, SearchEvent, SearchOptions } from '../search/limits.js';
 import { engineLine } from './info.js';
 import { Driver } from '../search/driver.js';
+import type { TablebaseUse } from '../search/search.js';
+import type { Tablebases } from '../syzygy/tablebases.js';
+import { type SyzygySettings, openTablebases } from './tablebases.js';
 import { WarmUp } from '../search/warmup.js';
 import { type SearchParameterValues, setSearchParameters } from '../search/tuning.js';
 import type { HelperThreads } from '../search/threads.js';
@@ -86,6 +89,8 @@ export function runSearchWorker(): void {
   if (data.network !== undefined) applyNetworkChoice(data.network);
   const worker = new SearchWorker((message) => port.postMessage(message), data.hashMb, data.threads ?? 1, data.network);
   if (data.params !== undefined) worker.setParams(data.params);
+  // (A worker restarted after a failure: the tables again, without a note.)
+  if (data.syzygy !== undefined) worker.setSyzygy(data.syzygy, false);
   port.on('message', (message: ToWorker) => worker.handle(message));
   const warm = worker.prime(data.warmUpControl);
   port.postMessage({ type: 'ack', seq: data.bootSeq } satisfies FromWorker);
@@ -95,6 +100,10 @@ export function runSearchWorker(): void {
 class SearchWorker {
   private driver: Driver;
   private hashMb: number;
+  /** Tablebases (SyzygyPath), the path they were read from, and how the search uses them. */
+  private tablebases: Tablebases | null = null;
+  private syzygyPath = '';
+  private syzygyUse: TablebaseUse | null = null;
   private readonly pos = new Position();
   private readonly moves = new Int32Array(MAX_MOVES);
   /** The helper threads (none with Threads 1). */
@@ -175,6 +184,10 @@ class SearchWorker {
           this.setParams(message.values);
           this.send({ type: 'ack', seq: message.seq });
           break;
+        case 'syzygy':
+          this.setSyzygy(message.settings, true);
+          this.send({ type: 'ack', seq: message.seq });
+          break;
         case 'clear':
           this.guard('clearing the hash', () => this.driver.clear());
           this.pool.clear();
@@ -206,6 +219,21 @@ class SearchWorker {
     }
   }
 
+  /** Tablebases: opens the folders of a new path (saying what it found when `tell`), and sets how the search uses them. */
+  setSyzygy(settings: SyzygySettings, tell: boolean): void {
+    if (settings.path !== this.syzygyPath) {
+      this.syzygyPath = settings.path;
+      this.tablebases = null;
+      if (settings.path.trim() !== '' && settings.path !== '<empty>') {
+        const { tb, note } = openTablebases(settings.path);
+        this.tablebases = tb;
+        if (tell) for (const line of note.split('\n')) this.send({ type: 'note', text: line });
+      }
+    }
+    this.syzygyUse = settings.use;
+    this.driver.searcher.setTablebases(this.tablebases, settings.use);
+  }
+
   /** Search parameters (a tuning build), here and in the helpers. */
   setParams(values: SearchParameterValues): void {
     this.guard('setting search parameters', () => setSearchParameters(values));
@@ -229,6 +257,7 @@ class SearchWorker {
       this.hashMb = mb;
     } else if (!this.guard(`restoring the hash to ${this.hashMb} MB`, () => this.driver.setHashSize(this.hashMb))) {
       this.driver = new Driver(1);
+      if (this.syzygyUse !== null) this.driver.searcher.setTablebases(this.tablebases, this.syzygyUse);
       this.hashMb = 1;
     }
     // New helpers, so that none keeps the old table alive.

@@ -39,6 +39,10 @@ export const SETTINGS = {
   depth: { default: MAX_DEPTH, min: 1, max: MAX_DEPTH },
   /** bench's depth. */
   benchDepth: { default: DEFAULT_BENCH_DEPTH, min: 1, max: MAX_DEPTH },
+  /** Tablebases: at the largest piece count the tables have, probe only this deep or deeper (SyzygyProbeDepth). */
+  syzygyProbeDepth: { default: 1, min: 1, max: 100 },
+  /** Tablebases: probe positions of at most this many pieces (SyzygyProbeLimit; 7, the most the format has). */
+  syzygyProbeLimit: { default: 7, min: 0, max: 7 },
 } as const satisfies Record<string, Setting>;
 
 /** A setting's default in a front end. */

@@ -194,6 +194,10 @@ export const platform: Platform = {
   },
   openFile: (path) => fileOf(fetchSync(path)),
   readFile: fetchSync,
+  listFolder: () => {
+    throw new Error('a browser has no folders to read (tablebases are not offered there)');
+  },
+  pathListSeparator: ':',
   shippedBook: () => ({
     name: BUILT_IN,
     embedded: true,

@@ -8,9 +8,10 @@
 // asks workerRole() what to run; under tsx (development) the module that
 // asked, which starts its worker body when it sees its role.
 
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { delimiter } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
@@ -149,6 +150,8 @@ export const platform: Platform = {
   },
   openFile,
   readFile: (path) => new Uint8Array(readFileSync(path)),
+  listFolder: (path) => readdirSync(path),
+  pathListSeparator: delimiter,
   shippedBook: () => {
     const source = embedded;
     if (source !== null) return { name: BUILT_IN, embedded: true, bytes: () => source.book(), load: async () => source.book() };

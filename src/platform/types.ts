@@ -76,6 +76,10 @@ export interface Platform {
   openFile(path: string): RandomAccessFile;
   /** A whole file's bytes; throws like openFile. */
   readFile(path: string): Uint8Array;
+  /** The names of a folder's entries; throws like openFile (a browser has no folders: it throws). */
+  listFolder(path: string): string[];
+  /** What separates the folders of a list of them (':', or ';' on Windows), as in PATH. */
+  readonly pathListSeparator: string;
   /**
    * The book shipped with the engine: the name shown for it (BookFile's
    * default), and where it is: a file at that path, or (embedded) bytes

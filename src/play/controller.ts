@@ -56,7 +56,7 @@ export class GameController {
   ) {
     this.current = new Game(settings.fen);
     this.levelChoice = settings.level;
-    this.engine = new EnginePlayer(settings.seed, settings.book, options.engine);
+    this.engine = new EnginePlayer(settings.seed, settings.book, options.engine, settings.syzygyPath);
     this.clock = settings.time === null ? null : new Clock(settings.time, options.now);
   }
 

@@ -9,6 +9,7 @@
 
 import { OpeningBook } from '../book/reader.js';
 import { SETTINGS, defaultIn } from '../engine/settings.js';
+import { DEFAULT_TABLEBASE_USE } from '../engine/tablebases.js';
 import { EngineHost, type SearchHandle, type SearchOutcome } from '../engine/host.js';
 import { type UciScore, uciScore } from '../engine/info.js';
 import { platform } from '../platform/index.js';
@@ -56,15 +57,17 @@ export class EnginePlayer {
   private search: Search | null = null;
 
   /** engine: default, an engine host of its own (one thread, the default hash). */
-  constructor(seed: number, useBook: boolean, engine?: PlayEngine) {
-    this.engine =
-      engine ??
-      new EngineHost({
+  constructor(seed: number, useBook: boolean, engine?: PlayEngine, syzygyPath?: string) {
+    if (engine === undefined) {
+      const host = new EngineHost({
         hashMb: defaultIn(SETTINGS.hash, 'play'),
         threads: SETTINGS.threads.default,
         keepAlive: 'always',
         stopGraceMs: defaultIn(SETTINGS.stopGraceMs, 'play'),
       });
+      if (syzygyPath !== undefined) host.configure({ type: 'syzygy', settings: { path: syzygyPath, use: DEFAULT_TABLEBASE_USE } });
+      this.engine = host;
+    } else this.engine = engine;
     this.random = unitInterval(mulberry32(seed));
     if (useBook) {
       try {

@@ -22,6 +22,8 @@ export interface GameSettings {
   book: boolean;
   /** The search driver of the engine's moves and hints at full strength (default pvs; the levels search with pvs). */
   driver?: SearchDriver;
+  /** Syzygy tablebases' folders (the engine probes them at full strength and at every level). */
+  syzygyPath?: string;
 }
 
 export interface ControllerOptions {

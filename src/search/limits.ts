@@ -87,6 +87,8 @@ export interface SearchLine {
   timeMs: number;
   /** Permille of the table in use; null where not reported (aspiration failures). */
   hashfull: number | null;
+  /** Tablebase probes that found a table; null when no tablebases are in use. */
+  tbhits: number | null;
   /** The line's moves, from the root. */
   pv: readonly number[];
 }

@@ -9,7 +9,7 @@ import { MAX_PLY } from '../board/types.js';
 import type { SearchReport } from './limits.js';
 import { type MctsTree, NO_NODE, PROOF_DRAW, PROOF_NONE, proofPlies } from './mcts-tree.js';
 import { MCTS_VALUE_SCALE, MCTS_VISIT_TIE_SHARE } from './params.js';
-import { MATE, MATE_BOUND } from './score.js';
+import { DECISIVE_BOUND, MATE } from './score.js';
 
 /** The largest centipawn score reported for an unproven Q (Q of ±1 would be infinite). */
 const MAX_CP = 10000;
@@ -22,8 +22,8 @@ export interface RootLine {
 
 /** A score in centipawns (side to move's view) as a value in [-1, 1]: 2 sigmoid(cp / scale) - 1. */
 export function scoreToValue(cp: number): number {
-  if (cp >= MATE_BOUND) return 1;
-  if (cp <= -MATE_BOUND) return -1;
+  if (cp >= DECISIVE_BOUND) return 1;
+  if (cp <= -DECISIVE_BOUND) return -1;
   return Math.tanh(cp / (2 * MCTS_VALUE_SCALE));
 }
 
@@ -130,6 +130,7 @@ export function reportLines(tree: MctsTree, allowed: Uint8Array, stats: LineStat
     lines.push(line);
     report({
       type: 'line',
+      tbhits: null,
       depth,
       seldepth: Math.max(depth, stats.maxDepth),
       multipv: k + 1,

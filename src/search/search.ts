@@ -17,6 +17,7 @@
 // of the search worker is the main one (its ThreadRole names its helpers);
 // each helper is a Searcher in a worker of its own over the same table.
 
+import { popcount64 } from '../board/bitboard.js';
 import { givesCheck as moveGivesCheck } from '../board/gives-check.js';
 import { generateMoves, isPseudoLegal } from '../board/movegen.js';
 import type { Position } from '../board/position.js';
@@ -24,6 +25,7 @@ import { SEE_VALUE, seeGE } from '../board/see.js';
 import { cannotMate } from '../board/rules.js';
 import { EN_PASSANT, MAX_MOVES, MAX_PLY, PAWN, PROMO_KNIGHT, PROMO_QUEEN, moveKind, moveTo } from '../board/types.js';
 import { evaluate } from '../eval/index.js';
+import { PROBE_FAILED, type Tablebases } from '../syzygy/tablebases.js';
 import { CorrectionHistory } from './correction.js';
 import { MoveHistory, NO_CONT, contKey, isNoisy } from './history.js';
 import { type SearchControl, waitWhileInfinite } from './control.js';
@@ -42,7 +44,7 @@ import { MovePicker } from './movepick.js';
 import * as P from './params.js';
 import { onSearchParametersChanged } from './tuning.js';
 import { type HelperThreads, type ThreadRole, type ThreadState, bestHelperResult, helperSkipsDepth } from './threads.js';
-import { INFINITE, MATE, MATE_BOUND, scoreFromTT, scoreToTT } from './score.js';
+import { DECISIVE_BOUND, INFINITE, MATE, MATE_BOUND, TB_WIN, scoreFromTT, scoreToTT } from './score.js';
 import { TimeManager } from './timeman.js';
 import { BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, DEFAULT_HASH_MB, TranspositionTable } from './tt.js';
 
@@ -64,6 +66,18 @@ const QUIETS_KEPT = 64;
 const NOISIES_KEPT = 32;
 /** Sides of the late-move reduction table (by depth and by move number; larger ones are clamped). */
 const LMR_SIZE = 64;
+/** A tablebase result is stored in the table as if searched this much deeper: it is exact whatever the depth. */
+const TB_DEPTH_BONUS = 6;
+
+/** How the search uses tablebases (UCI options SyzygyProbeDepth, Syzygy50MoveRule, SyzygyProbeLimit). */
+export interface TablebaseUse {
+  /** At the largest piece count probed, probe only at this depth or more (smaller ones always). */
+  probeDepth: number;
+  /** Cursed wins and blessed losses (won or lost, but drawn by the fifty-move rule) count as near-draws; false: as wins and losses. */
+  rule50: boolean;
+  /** Probe positions of at most this many pieces (and no more than the largest table has). */
+  probeLimit: number;
+}
 
 export interface SearchResult {
   /** The best move, 0 when there is no legal move. */
@@ -109,6 +123,18 @@ export class Searcher implements MctsHost {
   private readonly rootExcluded = new Int32Array(MAX_MOVES);
   private rootExcludedCount = 0;
   private readonly time = new TimeManager();
+  /** Tablebases (SyzygyPath), and how they are used; null: none. */
+  private tb: Tablebases | null = null;
+  private tbUse: TablebaseUse = { probeDepth: 1, rule50: true, probeLimit: 7 };
+  /** Probe below the root positions of at most this many pieces in this search (0: not at all). */
+  private tbLimit = 0;
+  /** Probes of this search that found a table. */
+  private tbHits = 0;
+  /** The root's moves as ranked by the tablebases this search, and their ranks, when the root was in the tables. */
+  private readonly rootTbMoves = new Int32Array(MAX_MOVES);
+  private readonly rootRanks = new Int32Array(MAX_MOVES);
+  private rootTbCount = 0;
+  private rootInTables = false;
 
   private pos!: Position;
   private control!: SearchControl;
@@ -151,6 +177,12 @@ export class Searcher implements MctsHost {
     this.tt.resize(mb);
   }
 
+  /** Searches with these tablebases from the next search on (null: none). */
+  setTablebases(tb: Tablebases | null, use: TablebaseUse): void {
+    this.tb = tb !== null && tb.maxPieces > 0 ? tb : null;
+    this.tbUse = use;
+  }
+
   /** Forgets everything learned: table, move-ordering statistics and evaluation corrections. */
   clear(): void {
     this.tt.clear();
@@ -189,7 +221,8 @@ export class Searcher implements MctsHost {
     const isHelper = this.threadIndex > 0;
     const maxDepth = Math.min(MAX_DEPTH, params.depth !== undefined && params.depth > 0 ? params.depth : MAX_DEPTH);
     const rootCount = generateMoves(pos, this.moves, 0, false);
-    const allowed = this.excludeRootMoves(params, rootCount);
+    let allowed = this.excludeRootMoves(params, rootCount);
+    allowed = this.rankRootByTablebases(rootCount, allowed);
     const searchmovesExcluded = this.rootExcludedCount;
     if (rootCount === 0) {
       const score = pos.inCheck() ? -MATE : 0;
@@ -341,11 +374,67 @@ export class Searcher implements MctsHost {
     this.nodeLimit = this.nodeLimitTotal;
     this.showCurrMove = false;
     this.stoppedByHelper = false;
+    this.tbHits = 0;
+    this.rootInTables = false;
+    this.tbLimit = this.tb === null ? 0 : Math.min(this.tb.maxPieces, this.tbUse.probeLimit);
     if (fresh) {
       if (this.threadIndex === 0) this.tt.newSearch();
       this.history.age();
     }
     this.time.start(params, pos.side, options.moveOverhead);
+  }
+
+  /**
+   * With the root in the tablebases: ranks the root moves by them
+   * (Tablebases.rankRootMoves: by DTZ where the files are there, else by
+   * WDL) and leaves out all but the best-ranked, so that a won position is
+   * converted within the fifty-move rule and a drawn one is not lost.
+   * With DTZ the search below the root then probes no more (the root's
+   * moves already keep the result). Returns how many moves remain.
+   */
+  private rankRootByTablebases(rootCount: number, allowed: number): number {
+    const tb = this.tb;
+    const pos = this.pos;
+    if (tb === null || pos.castling !== 0 || rootCount === 0) return allowed;
+    const pieces = popcount64(pos.bb[0] | pos.bb[16], pos.bb[1] | pos.bb[17]);
+    if (pieces > this.tbLimit) return allowed;
+    // (A copy: the root's move picker reorders moves[] as it sorts.)
+    const moves = this.rootTbMoves;
+    moves.set(this.moves.subarray(0, rootCount));
+    this.rootTbCount = rootCount;
+    const repeated = pos.isRepetition();
+    const dtz = tb.hasDtz(pos) && tb.rankRootMoves(pos, moves, rootCount, this.rootRanks, true, this.tbUse.rule50, repeated);
+    if (!dtz && !tb.rankRootMoves(pos, moves, rootCount, this.rootRanks, false, this.tbUse.rule50, repeated)) return allowed;
+    this.rootInTables = true;
+    this.tbHits += rootCount;
+    let best = -Infinity;
+    for (let i = 0; i < rootCount; i++) if (!this.isRootExcluded(moves[i])) best = Math.max(best, this.rootRanks[i]);
+    let left = 0;
+    for (let i = 0; i < rootCount; i++) {
+      if (this.isRootExcluded(moves[i])) continue;
+      if (this.rootRanks[i] < best) this.rootExcluded[this.rootExcludedCount++] = moves[i];
+      else left++;
+    }
+    // Below a root ranked by DTZ (or drawn or lost by WDL) probing adds nothing the root's ranks do not give.
+    if (dtz || best <= 0) this.tbLimit = 0;
+    return left;
+  }
+
+  /** The score a line shows for root move `move` when the root is in the tables: a win, a loss, a draw, or between for the fifty-move rule's edge. */
+  private rootTableScore(move: number): number {
+    let rank = 0;
+    for (let i = 0; i < this.rootTbCount; i++) {
+      if (this.rootTbMoves[i] === move) {
+        rank = this.rootRanks[i];
+        break;
+      }
+    }
+    const bound = this.tbUse.rule50 ? 900 : 1;
+    if (rank >= bound) return TB_WIN - 1;
+    if (rank <= -bound) return 1 - TB_WIN;
+    if (rank > 0) return Math.max(3, rank - 800) >> 1;
+    if (rank < 0) return Math.min(-3, rank + 800) >> 1;
+    return 0;
   }
 
   /** Excludes the root moves (this.moves[0..rootCount)) that searchmoves leaves out; returns how many remain. */
@@ -419,7 +508,7 @@ export class Searcher implements MctsHost {
     let delta = P.ASPIRATION_DELTA;
     let alpha = -INFINITE;
     let beta = INFINITE;
-    if (depth >= P.ASPIRATION_MIN_DEPTH && Math.abs(previous) < MATE_BOUND) {
+    if (depth >= P.ASPIRATION_MIN_DEPTH && Math.abs(previous) < DECISIVE_BOUND) {
       alpha = Math.max(-INFINITE, previous - delta);
       beta = Math.min(INFINITE, previous + delta);
     }
@@ -470,7 +559,10 @@ export class Searcher implements MctsHost {
   private line(depth: number, seldepth: number, multipv: number, score: number, pv: readonly number[], bound: SearchLine['bound']): void {
     const timeMs = Math.max(1, Math.round(performance.now() - this.startTime));
     const hashfull = bound === 'exact' ? this.tt.hashfull() : null;
-    this.report({ type: 'line', depth, seldepth, multipv, score, bound, nodes: this.totalNodes(), timeMs, hashfull, pv });
+    // With the root in the tables, a line shows the tables' verdict on its move unless the search found a mate.
+    if (this.rootInTables && pv.length > 0 && Math.abs(score) < MATE_BOUND) score = this.rootTableScore(pv[0]);
+    const tbhits = this.tb === null ? null : this.tbHits;
+    this.report({ type: 'line', depth, seldepth, multipv, score, bound, nodes: this.totalNodes(), timeMs, hashfull, tbhits, pv });
   }
 
   /** Aspiration failures are reported only in long searches, as GUIs expect. */
@@ -580,6 +672,26 @@ export class Searcher implements MctsHost {
       if (!isPv && excluded === 0 && ttDepth >= depth && cutsOff(ttBound, ttScore, alpha, beta)) return ttScore;
     }
 
+    // Tablebases: a position of few pieces just after a capture or pawn move
+    // (the tables count the fifty-move rule from there), without castling
+    // rights. A result the window cannot change ends the node.
+    if (this.tbLimit > 0 && !isRoot && excluded === 0 && pos.halfmove === 0 && pos.castling === 0) {
+      const pieces = popcount64(pos.bb[0] | pos.bb[16], pos.bb[1] | pos.bb[17]);
+      if (pieces <= this.tbLimit && (pieces < this.tbLimit || depth >= this.tbUse.probeDepth)) {
+        const wdl = this.tb!.probeWdl(pos);
+        if (wdl !== PROBE_FAILED) {
+          this.tbHits++;
+          const draw = this.tbUse.rule50 ? 1 : 0;
+          const score = wdl < -draw ? ply - TB_WIN : wdl > draw ? TB_WIN - ply : 2 * wdl * draw;
+          const bound = wdl < -draw ? BOUND_UPPER : wdl > draw ? BOUND_LOWER : BOUND_EXACT;
+          if (bound === BOUND_EXACT || (bound === BOUND_LOWER ? score >= beta : score <= alpha)) {
+            tt.store(pos.keyLo, pos.keyHi, 0, depth + TB_DEPTH_BONUS, bound, scoreToTT(score, ply), 0);
+            return score;
+          }
+        }
+      }
+    }
+
     // Static evaluation (as the evaluation says it, and corrected by what
     // searches of this pawn structure found), and whether it improved over
     // our previous move.
@@ -635,7 +747,7 @@ export class Searcher implements MctsHost {
       if ((isRoot && this.rootExcludedCount > 0 && this.isRootExcluded(move)) || move === excluded) continue;
       const noisy = isNoisy(pos, move);
 
-      if (mayPruneMoves && bestScore > -MATE_BOUND && depth <= P.MOVE_PRUNING_MAX_DEPTH) {
+      if (mayPruneMoves && bestScore > -DECISIVE_BOUND && depth <= P.MOVE_PRUNING_MAX_DEPTH) {
         if (!noisy) {
           // Late-move pruning: after enough quiet moves, the rest rarely matter.
           if (quietCount >= lmpLimit) {
@@ -747,13 +859,13 @@ export class Searcher implements MctsHost {
     if (
       depth <= P.RFP_MAX_DEPTH &&
       estimate - P.RFP_MARGIN * (depth - (improving ? P.RFP_IMPROVING_PLIES : 0)) >= beta &&
-      Math.abs(beta) < MATE_BOUND
+      Math.abs(beta) < DECISIVE_BOUND
     ) {
       return estimate;
     }
     // Razoring: this far below alpha so near the leaves, only a capture could
     // save the node; when quiescence finds none, it fails low at once.
-    if (depth <= P.RAZOR_MAX_DEPTH && estimate + P.RAZOR_MARGIN * depth <= alpha && Math.abs(alpha) < MATE_BOUND) {
+    if (depth <= P.RAZOR_MAX_DEPTH && estimate + P.RAZOR_MARGIN * depth <= alpha && Math.abs(alpha) < DECISIVE_BOUND) {
       const score = this.qsearch(alpha, alpha + 1, ply);
       if (this.stopped) return 0;
       if (score <= alpha) return score;
@@ -770,7 +882,7 @@ export class Searcher implements MctsHost {
       const score = 0 - this.search(0 - beta, 1 - beta, depth - r, ply + 1, !cutNode);
       pos.unmakeNullMove();
       if (this.stopped) return 0;
-      if (score >= beta) return score >= MATE_BOUND ? beta : score;
+      if (score >= beta) return score >= DECISIVE_BOUND ? beta : score;
     }
     return NO_EVAL;
   }
@@ -794,7 +906,7 @@ export class Searcher implements MctsHost {
     ttScore: number,
     ttBound: number,
   ): number {
-    if ((ttBound !== BOUND_LOWER && ttBound !== BOUND_EXACT) || Math.abs(ttScore) >= MATE_BOUND) return 0;
+    if ((ttBound !== BOUND_LOWER && ttBound !== BOUND_EXACT) || Math.abs(ttScore) >= DECISIVE_BOUND) return 0;
     const singularBeta = ttScore - ((P.SINGULAR_MARGIN * depth) | 0);
     this.excludedAt[ply] = move;
     const score = this.search(singularBeta - 1, singularBeta, ((depth - 1) / P.SINGULAR_DEPTH_DIVISOR) | 0, ply, cutNode);
@@ -857,7 +969,7 @@ export class Searcher implements MctsHost {
     if (
       !inCheck &&
       (bestMove === 0 || !isNoisy(pos, bestMove)) &&
-      Math.abs(bestScore) < MATE_BOUND &&
+      Math.abs(bestScore) < DECISIVE_BOUND &&
       (bound === BOUND_EXACT || (bound === BOUND_LOWER ? bestScore > staticEval : bestScore < staticEval))
     ) {
       this.correction.update(pos, depth, bestScore, rawEval);
@@ -957,7 +1069,7 @@ export class Searcher implements MctsHost {
  * an upper bound below it; never a mate score), else the static eval.
  */
 function scoreEstimate(bound: number, score: number, staticEval: number): number {
-  if (bound === BOUND_NONE || Math.abs(score) >= MATE_BOUND) return staticEval;
+  if (bound === BOUND_NONE || Math.abs(score) >= DECISIVE_BOUND) return staticEval;
   const beyond = bound === BOUND_EXACT || (bound === BOUND_LOWER ? score > staticEval : score < staticEval);
   return beyond ? score : staticEval;
 }

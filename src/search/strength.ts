@@ -18,7 +18,7 @@ import { withHandCraftedEval } from '../eval/index.js';
 import { mulberry32, unitInterval } from '../util/random.js';
 import type { SearchControl } from './control.js';
 import { type GoParams, NO_REPORT, type SearchLine, type SearchOptions, type SearchReport, type StrengthLimit } from './limits.js';
-import { MATE_BOUND } from './score.js';
+import { DECISIVE_BOUND } from './score.js';
 import type { SearchResult, Searcher } from './search.js';
 import type { ThreadRole } from './threads.js';
 
@@ -142,7 +142,7 @@ export function chooseCandidate(
 ): number {
   if (candidates.length <= 1) return 0;
   const best = candidates[0].score;
-  if (best >= MATE_BOUND) return 0;
+  if (best >= DECISIVE_BOUND) return 0;
   const weights: number[] = [];
   let total = 0;
   for (const c of candidates) {

@@ -14,7 +14,8 @@ export function formatLine(line: EngineLine, showWdl: boolean): string {
     `info depth ${line.depth} seldepth ${line.seldepth} multipv ${line.multipv} score ${s.unit} ${s.value}${bound}` +
     // The estimate is of the score as searched (a root without moves: lost).
     (showWdl && line.bound === 'exact' ? ` wdl ${wdlOf(line.score).join(' ')}` : '') +
-    ` nodes ${line.nodes} nps ${nps}${line.hashfull !== null ? ` hashfull ${line.hashfull}` : ''} time ${line.timeMs}` +
+    ` nodes ${line.nodes} nps ${nps}${line.hashfull !== null ? ` hashfull ${line.hashfull}` : ''}` +
+    `${line.tbhits !== null ? ` tbhits ${line.tbhits}` : ''} time ${line.timeMs}` +
     (line.pv.length > 0 ? ` pv ${line.pv.join(' ')}` : '')
   );
 }

@@ -14,6 +14,7 @@ import { SEARCH_DRIVERS, type SearchDriver } from '../search/drivers.js';
 import type { StrengthLimit } from '../search/limits.js';
 import { FULL_SKILL, FULL_STRENGTH_ELO, MIN_ELO, limitFromOptions } from '../search/strength.js';
 import { type Setting, SETTINGS, defaultIn } from '../engine/settings.js';
+import type { SyzygySettings } from '../engine/tablebases.js';
 
 /** A spin option's default and range: the engine's setting as UCI offers it. */
 function spin(setting: Setting): { default: number; min: number; max: number } {
@@ -44,7 +45,11 @@ export type OptionName =
   | 'EvalFile'
   | 'UCI_LimitStrength'
   | 'UCI_Elo'
-  | 'Skill Level';
+  | 'Skill Level'
+  | 'SyzygyPath'
+  | 'SyzygyProbeDepth'
+  | 'Syzygy50MoveRule'
+  | 'SyzygyProbeLimit';
 
 type OptionDecl =
   | { name: OptionName; type: 'spin'; default: number; min: number; max: number }
@@ -68,6 +73,10 @@ const OPTION_DECLS: readonly OptionDecl[] = [
   { name: 'SearchDriver', type: 'combo', default: 'pvs', vars: [...SEARCH_DRIVERS] },
   { name: 'UseNNUE', type: 'check', default: USE_NNUE_DEFAULT },
   { name: 'EvalFile', type: 'string', default: BUILT_IN_NETWORK },
+  { name: 'SyzygyPath', type: 'string', default: '' },
+  { name: 'SyzygyProbeDepth', type: 'spin', ...spin(SETTINGS.syzygyProbeDepth) },
+  { name: 'Syzygy50MoveRule', type: 'check', default: true },
+  { name: 'SyzygyProbeLimit', type: 'spin', ...spin(SETTINGS.syzygyProbeLimit) },
   { name: 'OwnBook', type: 'check', default: BOOK_OPTION_DEFAULTS.OwnBook },
   { name: 'BookFile', type: 'string', default: platform.shippedBook().name },
   { name: 'BookMode', type: 'combo', default: BOOK_OPTION_DEFAULTS.BookMode, vars: [...BOOK_MODES] },
@@ -136,6 +145,17 @@ export class OptionValues {
   }
   get driver(): SearchDriver {
     return this.values.get('SearchDriver') as SearchDriver;
+  }
+  /** The tablebase options: the folders (SyzygyPath) and how the search uses the tables. */
+  get syzygy(): SyzygySettings {
+    return {
+      path: this.values.get('SyzygyPath') as string,
+      use: {
+        probeDepth: this.values.get('SyzygyProbeDepth') as number,
+        rule50: this.values.get('Syzygy50MoveRule') as boolean,
+        probeLimit: this.values.get('SyzygyProbeLimit') as number,
+      },
+    };
   }
   /** The strength limit of UCI_LimitStrength, UCI_Elo and Skill Level (null: full strength), its moves chosen with `seed`. */
   strength(seed: number): StrengthLimit | null {

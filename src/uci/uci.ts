@@ -241,6 +241,12 @@ class UciEngine {
       case 'EvalFile':
         this.loadEvalFile(result.value as string);
         break;
+      case 'SyzygyPath':
+      case 'SyzygyProbeDepth':
+      case 'Syzygy50MoveRule':
+      case 'SyzygyProbeLimit':
+        this.host.configure({ type: 'syzygy', settings: this.options.syzygy });
+        break;
       default:
         break; // read when the next search starts
     }

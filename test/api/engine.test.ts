@@ -259,3 +259,31 @@ describe('Engine', () => {
     expect(r.status).toBe(0);
   });
 });
+
+describe('tablebases', () => {
+  const folder = join(ROOT, 'test', 'data', 'syzygy');
+  const won = 'R7/8/4K3/7k/8/8/3n4/8 w - - 0 1';
+
+  it('probes a position: WDL with the fifty-move counter, DTZ, and a move that keeps the result', async () => {
+    const logs: string[] = [];
+    const tb = new api.Engine({ syzygyPath: folder, onLog: (l) => logs.push(l) });
+    try {
+      expect(logs).toContain('SyzygyPath: 11 tables (7 with DTZ) up to 4 pieces');
+      const probe = tb.probe(won)!;
+      expect(probe.wdl).toBe('win');
+      expect(probe.dtz).toBe(20);
+      const after = tb.probe({ fen: won, moves: [probe.bestMove!.uci] })!;
+      expect(after.wdl).toBe('loss');
+      expect(after.dtz).toBeLessThan(0);
+      // The same position 85 plies into its fifty moves: a win the rule spoils.
+      expect(tb.probe(won.replace(' 0 1', ' 85 1'))!.wdl).toBe('cursed-win');
+      // Five pieces: not in these tables.
+      expect(tb.probe('8/5k2/8/3p4/3P4/8/2K5/R7 w - - 0 1')).toBeNull();
+      const result = await tb.analyse(won, { depth: 5 });
+      expect(result.score).toEqual({ type: 'cp', value: 19999 });
+      expect(tb.probe({ fen: won, moves: [result.bestMove!.uci] })!.wdl).toBe('loss');
+    } finally {
+      await tb.close();
+    }
+  }, 30000);
+});

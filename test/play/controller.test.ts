@@ -22,7 +22,7 @@ const MATE_IN_TWO = '7k/8/5K2/8/8/8/8/R7 w - - 0 1';
 
 /** A line as the search reports it: score in centipawns from the side to move's view. */
 function line(pv: string[], score: number, depth = 7): EngineLine {
-  return { depth, seldepth: depth, multipv: 1, score, bound: 'exact', nodes: 1000, timeMs: 5, hashfull: null, pv, pvSan: [] };
+  return { depth, seldepth: depth, multipv: 1, score, bound: 'exact', nodes: 1000, timeMs: 5, hashfull: null, tbhits: null, pv, pvSan: [] };
 }
 
 interface Request {

@@ -47,6 +47,7 @@ export class Driver {
         nodes: 1,
         timeMs: 1,
         hashfull: 0,
+        tbhits: null,
         pv: [mv('g1', 'f3'), mv('g8', 'f6')],
       });
     }

@@ -123,6 +123,7 @@ describe('formatLine', () => {
     nodes: 12000,
     timeMs: 40,
     hashfull: 3,
+    tbhits: null,
     pv: ['e2e4', 'e7e5'],
     pvSan: [],
   };
