@@ -148,6 +148,6 @@ console.log(
     `${differ} differ; Kestrel probed WDL and DTZ of each in ${(ms / fens.length).toFixed(3)} ms`,
 );
 if (write !== undefined) {
-  writeFileSync(write, fens.map((f, i) => `${f};${answers[i]}`).join('\n') + '\n');
+  writeFileSync(write, `${fens.map((f, i) => `${f};${answers[i]}`).join('\n')}\n`);
   console.log(`written to ${write}`);
 }
