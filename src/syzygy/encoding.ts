@@ -201,32 +201,34 @@ export function encode(p: Int32Array, n: number, info: EncodingInfo, kkEnc: bool
     idx *= factor[0];
     if (otherPawns > 0) {
       const t = k + otherPawns;
-      sortRange(p, k, t);
-      let s = 0;
-      for (let i = k; i < t; i++) {
-        const sq = p[i];
-        let skips = 0;
-        for (let j = 0; j < k; j++) if (sq > p[j]) skips++;
-        s += BINOMIAL[(i - k + 1) * 64 + sq - skips - 8];
-      }
-      idx += s * factor[k];
+      idx += groupIndex(p, k, t, 8) * factor[k];
       k = t;
     }
   }
   while (k < n) {
     const t = k + norm[k];
-    sortRange(p, k, t);
-    let s = 0;
-    for (let i = k; i < t; i++) {
-      const sq = p[i];
-      let skips = 0;
-      for (let j = 0; j < k; j++) if (sq > p[j]) skips++;
-      s += BINOMIAL[(i - k + 1) * 64 + sq - skips];
-    }
-    idx += s * factor[k];
+    idx += groupIndex(p, k, t, 0) * factor[k];
     k = t;
   }
   return idx;
+}
+
+/**
+ * The index of a group of like pieces p[k..t) (sorted here) on the squares
+ * the pieces p[0..k) leave free: a sum of binomials over each square less
+ * the earlier pieces below it, less `offset` (8 for the second colour's
+ * pawns, which cannot stand on the first rank).
+ */
+function groupIndex(p: Int32Array, k: number, t: number, offset: number): number {
+  sortRange(p, k, t);
+  let s = 0;
+  for (let i = k; i < t; i++) {
+    const sq = p[i];
+    let skips = 0;
+    for (let j = 0; j < k; j++) if (sq > p[j]) skips++;
+    s += BINOMIAL[(i - k + 1) * 64 + sq - skips - offset];
+  }
+  return s;
 }
 
 /** Sorts p[from..to) ascending (a handful of squares). */
