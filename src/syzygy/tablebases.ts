@@ -306,10 +306,15 @@ export class Tablebases {
    * pos must have no castling rights.
    */
   probeWdl(pos: Position): number {
+    return this.guarded(pos, false);
+  }
+
+  /** WDL (dtz false) or DTZ of pos, PROBE_FAILED when a file fails to read or is damaged. */
+  private guarded(pos: Position, dtz: boolean): number {
     this.failed = false;
     let v: number;
     try {
-      v = this.wdl(pos, 1);
+      v = dtz ? this.dtz(pos, 1) : this.wdl(pos, 1);
     } catch {
       return PROBE_FAILED;
     }
@@ -378,14 +383,7 @@ export class Tablebases {
    * rounding). pos must have no castling rights.
    */
   probeDtz(pos: Position): number {
-    this.failed = false;
-    let v: number;
-    try {
-      v = this.dtz(pos, 1);
-    } catch {
-      return PROBE_FAILED;
-    }
-    return this.failed ? PROBE_FAILED : v;
+    return this.guarded(pos, true);
   }
 
   private dtz(pos: Position, depth: number): number {
