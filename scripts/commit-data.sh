@@ -15,5 +15,8 @@ summary=$(printf '%s\n' "$added" | awk -F'|' '
     n++; pos += $10; what = what sprintf("%s%s (seed %s, games %d-%d, %d positions)", sep, $3, $6, $8, $8 + $9 - 1, $10); sep = "\n" }
   END { printf "%d|%.2f|%s", n, pos / 1e6, what }')
 count=${summary%%|*}; rest=${summary#*|}; millions=${rest%%|*}; list=${rest#*|}
-git commit -q -m "Data: ${count} new chunk(s), ${millions} M positions" -m "$list" -- data/
+# The engine is the last commit's, and so is its bench: OpenBench reads a
+# branch's bench from its newest commit message.
+bench=$(git log -1 --format=%B --grep='^Bench: ' | grep '^Bench: ' | tail -1)
+git commit -q -m "Data: ${count} new chunk(s), ${millions} M positions" -m "$list" -m "$bench" -- data/
 git log -1 --format='%h %s'

@@ -63,6 +63,26 @@ from OpenBench.models import Profile
 Profile.objects.create(user=User.objects.create_user('kestrel', 'k@localhost', 'kestrel-local-pass'), enabled=True, approver=True)"
 
 cp -r Client ../openbench-client
+
+# Patch 3: the client ends a workload's processes with `pkill -KILL -f <name>`
+# (fastchess-ob, the engines), which reaches every process on the machine whose
+# command line holds the name. Here it ends only the client's own descendants.
+/usr/bin/python3 - <<'PY'
+p = '../openbench-client/utils.py'
+s = open(p).read()
+old = """    if IS_LINUX:
+        subprocess.run(['pkill', '-KILL', '-f', process_name])
+"""
+new = """    if IS_LINUX: # LOCAL PATCH (Kestrel docs/openbench.md): only this client's own processes
+        import psutil
+        for child in psutil.Process().children(recursive=True):
+            try:
+                if process_name in ' '.join(child.cmdline()): child.kill()
+            except psutil.Error: pass
+"""
+assert s.count(old) == 1
+open(p, 'w').write(s.replace(old, new))
+PY
 cat <<EOT
 Ready. Then, each in its own shell (all on 127.0.0.1):
   /usr/bin/python3 $here/zipserver.py <Kestrel git repository>                      # port 8001
