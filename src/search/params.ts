@@ -14,15 +14,15 @@ export const ASPIRATION_GROWTH = 1.5;
 
 // --- Time management -------------------------------------------------------------
 /** Moves the remaining clock is divided by when the GUI gives no movestogo. [15, 60] */
-export const TIME_MOVES_TO_GO = 30;
+export const TIME_MOVES_TO_GO = 25;
 /** movestogo counts as at most this many moves. [20, 80] */
 export const TIME_MOVES_TO_GO_MAX = 40;
-/** Share of the increment added to each move's soft budget. [0.5, 1] */
-export const TIME_INCREMENT_SHARE = 0.75;
+/** Share of the increment added to each move's soft budget. [0.5, 1.5] */
+export const TIME_INCREMENT_SHARE = 1;
 /** Fixed reserve never planned on, milliseconds (plus TIME_RESERVE_INCREMENTS increments). [20, 300] */
 export const TIME_RESERVE_MS = 100;
 /** Increments kept in reserve besides TIME_RESERVE_MS. [0, 20] */
-export const TIME_RESERVE_INCREMENTS = 10;
+export const TIME_RESERVE_INCREMENTS = 5;
 /** The hard limit is at most this many soft budgets. [2, 8] */
 export const TIME_HARD_SOFT_RATIO = 4;
 /** The hard limit is at most this share of the remaining clock. [0.2, 0.6] */
@@ -39,6 +39,13 @@ export const TIME_INSTABILITY_DECAY = 0.6;
 export const TIME_SCORE_DROP = 30;
 /** ...scales the soft budget by this. [1, 2] */
 export const TIME_SCORE_DROP_SCALE = 1.3;
+// The soft budget is scaled by TIME_NODES_SLOPE * s + TIME_NODES_BASE, s the share
+// of the search's nodes spent on moves other than the best: a best move that
+// took nearly every node is clear (less time), one that shared them is not.
+/** Slope of the node-share scale. [0.5, 3] */
+export const TIME_NODES_SLOPE = 2;
+/** Node-share scale when the best move took every node. [0.3, 1.5] */
+export const TIME_NODES_BASE = 0.8;
 
 // --- Pruning before the moves ---------------------------------------------------
 /** Internal iterative reduction: a node without a hash move loses a ply from this depth on. [3, 8] */

@@ -119,6 +119,8 @@ export class Searcher implements MctsHost {
   private readonly excludedAt = new Int32Array(MAX_PLY);
   /** Double extensions on the path from the root to each ply (bounded, so that the tree stays finite). */
   private readonly doubleExtensionsAt = new Int32Array(MAX_PLY + 1);
+  /** Nodes searched under each root move this search (indexed by the move's code), for time management. */
+  private readonly rootMoveNodes = new Float64Array(1 << 16);
   /** Root moves excluded from this search (earlier MultiPV lines, or not in searchmoves). */
   private readonly rootExcluded = new Int32Array(MAX_MOVES);
   private rootExcludedCount = 0;
@@ -221,6 +223,7 @@ export class Searcher implements MctsHost {
     const isHelper = this.threadIndex > 0;
     const maxDepth = Math.min(MAX_DEPTH, params.depth !== undefined && params.depth > 0 ? params.depth : MAX_DEPTH);
     const rootCount = generateMoves(pos, this.moves, 0, false);
+    for (let i = 0; i < rootCount; i++) this.rootMoveNodes[this.moves[i]] = 0;
     let allowed = this.excludeRootMoves(params, rootCount);
     allowed = this.rankRootByTablebases(rootCount, allowed);
     const searchmovesExcluded = this.rootExcludedCount;
@@ -285,7 +288,16 @@ export class Searcher implements MctsHost {
       if (params.softNodes !== undefined && this.totalNodes() >= params.softNodes) break;
       const mateIn = Math.abs(bestScore) >= MATE_BOUND ? MATE - Math.abs(bestScore) : 0;
       if (
-        this.time.stopAfterIteration(depth, bestScore, changed, allowed === 1, mateIn, performance.now() - this.startTime, this.pondering)
+        this.time.stopAfterIteration(
+          depth,
+          bestScore,
+          changed,
+          allowed === 1,
+          mateIn,
+          performance.now() - this.startTime,
+          this.pondering,
+          this.rootMoveNodes[bestMove] / Math.max(1, this.nodes),
+        )
       )
         break;
       this.checkPonderhit();
@@ -784,6 +796,7 @@ export class Searcher implements MctsHost {
 
       this.contAt[ply] = contKey(pos, move);
       this.doubleExtensionsAt[ply + 1] = this.doubleExtensionsAt[ply] + (extension === 2 ? 1 : 0);
+      const nodesBefore = this.nodes;
       pos.makeMove(move);
       if (fromTT && pos.isAttacked(pos.kingSq[pos.side ^ 1], pos.side)) {
         // The hash move leaves our king in check (a key collision): forget it.
@@ -814,6 +827,7 @@ export class Searcher implements MctsHost {
         if (score > alpha && score < beta) score = 0 - this.search(0 - beta, 0 - alpha, newDepth, ply + 1, false);
       }
       pos.unmakeMove();
+      if (isRoot) this.rootMoveNodes[move] += this.nodes - nodesBefore;
       if (this.stopped) return 0;
 
       if (score > bestScore) {

@@ -2,7 +2,9 @@
 //
 // The soft limit is the time after which no new iteration is started (the
 // search scales it up when the best move is unstable or the score drops,
-// and stops at once when only one move is legal or a mate is proven). The
+// and by the share of the nodes spent on moves other than the best: a move
+// that took nearly all of them is clear; it stops at once when only one
+// move is legal or a mate is proven). The
 // hard limit aborts the search mid-iteration; it is kept well inside the
 // remaining clock so that the engine never loses on time.
 
@@ -17,6 +19,8 @@ import {
   TIME_ITERATION_SHARE,
   TIME_MOVES_TO_GO,
   TIME_MOVES_TO_GO_MAX,
+  TIME_NODES_BASE,
+  TIME_NODES_SLOPE,
   TIME_RESERVE_INCREMENTS,
   TIME_RESERVE_MS,
   TIME_SCORE_DROP,
@@ -43,7 +47,8 @@ export function computeTimeBudget(params: GoParams, side: number, moveOverhead: 
   const movesToGo =
     params.movestogo !== undefined && params.movestogo > 0 ? Math.min(params.movestogo, TIME_MOVES_TO_GO_MAX) : TIME_MOVES_TO_GO;
   // A reserve the plan does not spend: when the clock has run down to what
-  // the increment pays for, about ten increments (and 100 ms) are still left,
+  // the increment pays for, TIME_RESERVE_INCREMENTS increments and
+  // TIME_RESERVE_MS (besides the Move Overhead) are still left,
   // so that a stall of the machine (other processes, a garbage collection)
   // cannot run the clock out.
   const reserve = TIME_RESERVE_MS + TIME_RESERVE_INCREMENTS * inc;
@@ -81,8 +86,10 @@ export class TimeManager {
   /**
    * An iteration of `depth` completed with bestScore, after elapsedMs (of the
    * clock that runs: pondering has none); bestMoveChanged if its best move
-   * differs from the last iteration's. True when the search should stop:
-   * the next iteration would rarely finish in time, or the move is forced.
+   * differs from the last iteration's; bestMoveShare the share of the
+   * search's nodes spent under its best move. True when the search should
+   * stop: the next iteration would rarely finish in time, or the move is
+   * forced.
    */
   stopAfterIteration(
     depth: number,
@@ -92,6 +99,7 @@ export class TimeManager {
     mateIn: number,
     elapsedMs: number,
     pondering: boolean,
+    bestMoveShare: number,
   ): boolean {
     if (bestMoveChanged && depth > 1) this.instability += 1;
     if (this.timed && !pondering) {
@@ -100,6 +108,7 @@ export class TimeManager {
       if (mateIn > 0 && depth >= mateIn + 4) return true;
       let scale = 1 + this.instability * TIME_INSTABILITY_SCALE;
       if (depth > 1 && bestScore < this.previousScore - TIME_SCORE_DROP) scale *= TIME_SCORE_DROP_SCALE;
+      scale *= TIME_NODES_SLOPE * (1 - bestMoveShare) + TIME_NODES_BASE;
       if (elapsedMs > Math.min(this.budget.softMs * scale, this.budget.hardMs) * TIME_ITERATION_SHARE) return true;
     }
     this.instability *= TIME_INSTABILITY_DECAY;

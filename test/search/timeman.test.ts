@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GoParams } from '../../src/search/limits.js';
-import { computeTimeBudget } from '../../src/search/timeman.js';
+import { TIME_RESERVE_INCREMENTS, TIME_RESERVE_MS } from '../../src/search/params.js';
+import { TimeManager, computeTimeBudget } from '../../src/search/timeman.js';
 
 const go = (extra: Partial<GoParams>): GoParams => ({ infinite: false, ponder: false, searchmoves: [], ...extra });
 
@@ -30,9 +31,9 @@ describe('time budget', () => {
 
   // A game of 200 moves in which every move spends its whole soft budget (the
   // search may stop earlier or, rarely, later): the clock settles where the
-  // increment pays for each move, with the overhead and about ten increments
-  // still on it, so that a stall of the machine does not lose on time.
-  it('keeps a reserve of about ten increments when the clock runs down', () => {
+  // increment pays for each move, with the overhead and the reserve still on
+  // it, so that a stall of the machine does not lose on time.
+  it('keeps the reserve when the clock runs down', () => {
     for (const [base, inc] of [
       [5000, 50],
       [10000, 100],
@@ -45,7 +46,23 @@ describe('time budget', () => {
         clock += inc - computeTimeBudget(go({ wtime: clock, winc: inc }), 0, 100).softMs;
         lowest = Math.min(lowest, clock);
       }
-      expect(lowest).toBeGreaterThanOrEqual(100 + 10 * inc);
+      expect(lowest).toBeGreaterThanOrEqual(100 + TIME_RESERVE_MS + TIME_RESERVE_INCREMENTS * inc);
     }
+  });
+});
+
+describe('when to stop', () => {
+  // After an iteration at the same point of the budget: a best move that took
+  // nearly every node is clear, one that shared them with others gets more time.
+  it('stops sooner when the best move took most of the nodes', () => {
+    const stopsAt = (share: number): number => {
+      for (let elapsed = 1; ; elapsed++) {
+        const tm = new TimeManager();
+        tm.start(go({ wtime: 10000, winc: 100 }), 0, 100);
+        if (tm.stopAfterIteration(10, 0, false, false, 0, elapsed, false, share)) return elapsed;
+      }
+    };
+    expect(stopsAt(0.95)).toBeLessThan(stopsAt(0.7));
+    expect(stopsAt(0.7)).toBeLessThan(stopsAt(0.4));
   });
 });
