@@ -1,12 +1,12 @@
 // Time management: how long to think on this move, and when to stop.
 //
-// The soft limit is the time after which no new iteration is started (the
-// search scales it up when the best move is unstable or the score drops,
-// and by the share of the nodes spent on moves other than the best: a move
-// that took nearly all of them is clear; it stops at once when only one
-// move is legal or a mate is proven). The
-// hard limit aborts the search mid-iteration; it is kept well inside the
-// remaining clock so that the engine never loses on time.
+// The soft limit is the time after which no new iteration is started. The
+// search scales it up when the best move is unstable or the score drops, and
+// by the share of its nodes spent on moves other than the best (a best move
+// that took nearly all of them is clear); it stops at once when only one
+// move is legal or a mate is proven. The hard limit aborts the search
+// mid-iteration; it is kept well inside the remaining clock so that the
+// engine never loses on time.
 
 import type { GoParams } from './limits.js';
 import {
