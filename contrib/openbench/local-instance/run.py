@@ -5,6 +5,12 @@
 #
 #   run.py --openbench <checkout> --fastchess <binary> [--dir <dir>] [--threads 2]
 #          [--timeout-min 120] TEST|TUNE|DATAGEN [field=value ...]
+#   run.py ... --dir <dir> --resume <workload> TEST|TUNE|DATAGEN [field=value ...]
+#
+# --resume starts the instance already in --dir again and waits for one of its
+# workloads instead of submitting a new one: a run longer than a sitting (an
+# SPSA of thousands of games) goes on where it stopped, less the games that
+# were being played. The fields then only name the branches for the checks.
 #
 # The checks: each bench the client ran printed the node count of the
 # commit's `Bench:` line, the server logged no error for the workload, the
@@ -25,24 +31,31 @@ p = argparse.ArgumentParser(description='A local OpenBench instance: one workloa
 p.add_argument('--openbench', required=True, help='an OpenBench checkout or bare clone (git archive HEAD is used)')
 p.add_argument('--fastchess', required=True, help='a fastchess binary; the client runs a copy named fastchess-ob')
 p.add_argument('--dir', help='where the instance goes (default: a new temporary folder); made afresh')
+p.add_argument('--book', default=os.path.join(REPO, 'test/data/uho-sample.epd'), help='EPD openings (default: the 300 of test/data/uho-sample.epd)')
 p.add_argument('--threads', type=int, default=2, help="the client's threads (games at once)")
+p.add_argument('--resume', type=int, metavar='WORKLOAD', help='go on with this workload of the instance in --dir (no setup, no submission)')
 p.add_argument('--timeout-min', type=float, default=120, help='give up after this many minutes')
 p.add_argument('kind', choices=['TEST', 'TUNE', 'DATAGEN'])
 p.add_argument('fields', nargs='*', help='form fields as name=value (create.py): dev_branch=..., test_mode=GAMES test_max_games=16, ...')
 args = p.parse_args()
 
+if args.resume is not None and not args.dir:
+    raise SystemExit('--resume needs the --dir of the instance')
 base = os.path.realpath(args.dir or tempfile.mkdtemp(prefix='openbench-local-'))
 server_dir, client_dir = os.path.join(base, 'server'), os.path.join(base, 'openbench-client')
-os.makedirs(base, exist_ok=True)
-subprocess.run(['rm', '-rf', server_dir, client_dir], check=True)
-subprocess.run(['bash', os.path.join(HERE, 'setup.sh'), args.openbench, server_dir, REPO], check=True, stdout=subprocess.DEVNULL)
+if args.resume is None:
+    os.makedirs(base, exist_ok=True)
+    subprocess.run(['rm', '-rf', server_dir, client_dir], check=True)
+    subprocess.run(['bash', os.path.join(HERE, 'setup.sh'), args.openbench, server_dir, REPO, args.book], check=True, stdout=subprocess.DEVNULL)
+elif not os.path.isdir(server_dir):
+    raise SystemExit('no instance in %s to resume' % base)
 subprocess.run(['cp', args.fastchess, os.path.join(client_dir, 'fastchess-ob')], check=True)
 
 started = []  # (name, Popen); each leads its own process group
 
 
 def start(name, cmd, cwd, env=None):
-    log = open(os.path.join(base, name + '.log'), 'w')
+    log = open(os.path.join(base, name + '.log'), 'a' if args.resume is not None else 'w')
     proc = subprocess.Popen(cmd, cwd=cwd, env={**os.environ, 'PYTHONUNBUFFERED': '1', **(env or {})}, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     started.append((name, proc))
     print('started %s (pid %d), log %s' % (name, proc.pid, log.name), flush=True)
@@ -75,10 +88,11 @@ def bench_of(branch):
 
 
 fields = dict(f.split('=', 1) for f in args.fields)
+fields.setdefault('book_name', os.path.basename(args.book))
 python = '/usr/bin/python3'
 problems = []
 try:
-    start('zipserver', [python, os.path.join(HERE, 'zipserver.py'), REPO], base)
+    start('zipserver', [python, os.path.join(HERE, 'zipserver.py'), REPO, os.path.realpath(args.book)], base)
     start('server', [python, 'manage.py', 'runserver', '127.0.0.1:8000', '--noreload'], server_dir,
           {'OPENBENCH_LOCAL_GIT': REPO, 'OPENBENCH_LOCAL_ZIP': 'http://127.0.0.1:8001'})
     for _ in range(120):
@@ -87,11 +101,14 @@ try:
             break
         except requests.RequestException: time.sleep(0.5)
     newest = "from OpenBench.models import Test\nt = Test.objects.order_by('-id').first()\nprint(t.id if t else 0)"
-    before = int(manage(newest).split()[-1])
-    url, messages = create.submit(args.kind, fields.items())
-    workload = int(manage(newest).split()[-1])
-    if workload == before:
-        raise SystemExit('the server did not take the workload: %s' % ('; '.join(messages) or 'no message'))
+    if args.resume is None:
+        before = int(manage(newest).split()[-1])
+        url, messages = create.submit(args.kind, fields.items())
+        workload = int(manage(newest).split()[-1])
+        if workload == before:
+            raise SystemExit('the server did not take the workload: %s' % ('; '.join(messages) or 'no message'))
+    else:
+        workload = args.resume
     print('workload %d: %s/%s/%d/' % (workload, create.S, args.kind.lower(), workload), flush=True)
     start('client', [python, 'client.py', '-U', 'kestrel', '-P', 'kestrel-local-pass', '-S', create.S, '-T', str(args.threads), '-N', '1',
                      '--no-client-downloads'], client_dir)

@@ -5,9 +5,13 @@
 # database and an enabled user `kestrel`. Debian 12: apt-get install
 # python3-django python3-numpy python3-scipy python3-requests python3-psutil python3-cpuinfo
 #
-#   contrib/openbench/local-instance/setup.sh <OpenBench checkout> <dir> <Kestrel repository>
+#   contrib/openbench/local-instance/setup.sh <OpenBench checkout> <dir> <Kestrel repository> [<book.epd>]
+#
+# The book defaults to the repository's test/data/uho-sample.epd (300 openings);
+# zipserver.py must be given the same file.
 set -euo pipefail
 src=$(realpath "$1"); dir=$2; kestrel=$(realpath "$3")
+book=$(realpath "${4:-$kestrel/test/data/uho-sample.epd}"); book_name=$(basename "$book")
 here=$(dirname "$(realpath "$0")")
 rm -rf "$dir"; mkdir -p "$dir"
 git -C "$src" archive HEAD | tar -x -C "$dir"
@@ -45,16 +49,16 @@ open(p, 'w').write(s.replace(anchor, patch + anchor))
 PY
 
 # Configuration: Kestrel only, one book served by the zip server.
-/usr/bin/python3 - <<'PY'
-import json
+BOOK_NAME=$book_name /usr/bin/python3 - <<'PY'
+import json, os
 c = json.load(open('Config/config.json'))
-c['engines'], c['books'] = ['Kestrel'], ['uho-sample.epd']
+c['engines'], c['books'] = ['Kestrel'], [os.environ['BOOK_NAME']]
 json.dump(c, open('Config/config.json', 'w'), indent=4)
 PY
-sed 's#https://github.com/OWNER/kestrel#https://github.com/local/kestrel#; s#UHO_Lichess_4852_v1.epd#uho-sample.epd#' \
+sed "s#https://github.com/OWNER/kestrel#https://github.com/local/kestrel#; s#UHO_Lichess_4852_v1.epd#$book_name#" \
   "$kestrel/contrib/openbench/Kestrel.json" > Engines/Kestrel.json
-sha=$(sha256sum "$kestrel/test/data/uho-sample.epd" | cut -d' ' -f1)
-printf '{ "sha": "%s", "source": "http://127.0.0.1:8001/uho-sample.epd.zip" }\n' "$sha" > Books/uho-sample.epd.json
+sha=$(sha256sum "$book" | cut -d' ' -f1)
+printf '{ "sha": "%s", "source": "http://127.0.0.1:8001/%s.zip" }\n' "$sha" "$book_name" > "Books/$book_name.json"
 
 /usr/bin/python3 manage.py migrate > /dev/null 2>&1 # the PGN watcher thread complains while the tables are made
 /usr/bin/python3 manage.py shell -c "

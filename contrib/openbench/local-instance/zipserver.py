@@ -1,13 +1,15 @@
 # Serves <sha>.zip (git archive of the Kestrel repository, as GitHub's zipball) and the book zip, on localhost only.
+#   zipserver.py <Kestrel repository> [<book.epd>, default test/data/uho-sample.epd]
 import http.server, subprocess, sys, zipfile, io, os
 REPO = sys.argv[1]
+BOOK = sys.argv[2] if len(sys.argv) > 2 else os.path.join(REPO, 'test/data/uho-sample.epd')
 class H(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         name = self.path.strip('/')
         try:
-            if name == 'uho-sample.epd.zip':
+            if name == os.path.basename(BOOK) + '.zip':
                 buf = io.BytesIO()
-                with zipfile.ZipFile(buf, 'w') as z: z.write(os.path.join(REPO, 'test/data/uho-sample.epd'), 'uho-sample.epd')
+                with zipfile.ZipFile(buf, 'w', zipfile.ZIP_DEFLATED) as z: z.write(BOOK, os.path.basename(BOOK))
                 data = buf.getvalue()
             else:
                 sha = name[:-4]
