@@ -52,10 +52,15 @@ export function computeTimeBudget(params: GoParams, side: number, moveOverhead: 
   // so that a stall of the machine (other processes, a garbage collection)
   // cannot run the clock out.
   const reserve = TIME_RESERVE_MS + TIME_RESERVE_INCREMENTS * inc;
-  let soft = Math.max(0, available - reserve) / movesToGo + inc * TIME_INCREMENT_SHARE;
-  // The hard limit: a few soft budgets, but never more than a fraction of what is left.
+  const aboveReserve = Math.max(0, available - reserve);
+  let soft = aboveReserve / movesToGo + inc * TIME_INCREMENT_SHARE;
+  // The hard limit: a few soft budgets, but never more than a fraction of what
+  // is left, nor more than what is above the reserve plus the increment this
+  // move earns back: searches that run to the hard limit move after move
+  // (unstable best moves late in a game) then leave the clock at the reserve
+  // instead of draining it to where one stall loses.
   const cap = params.movestogo === 1 ? available * TIME_HARD_LAST_MOVE_SHARE : available * TIME_HARD_CLOCK_SHARE;
-  let hard = Math.min(soft * TIME_HARD_SOFT_RATIO, cap);
+  let hard = Math.min(soft * TIME_HARD_SOFT_RATIO, cap, aboveReserve + inc);
   soft = Math.min(soft, hard);
   hard = Math.max(1, Math.floor(hard));
   soft = Math.max(1, Math.floor(soft));

@@ -29,10 +29,10 @@ describe('time budget', () => {
     }
   });
 
-  // A game of 200 moves in which every move spends its whole soft budget (the
-  // search may stop earlier or, rarely, later): the clock settles where the
-  // increment pays for each move, with the overhead and the reserve still on
-  // it, so that a stall of the machine does not lose on time.
+  // A game of 200 moves in which every move spends its whole hard budget (the
+  // most a search can take, save a stall of the machine): the clock settles
+  // where the increment pays for each move, with the overhead and the reserve
+  // still on it, so that a stall does not lose on time.
   it('keeps the reserve when the clock runs down', () => {
     for (const [base, inc] of [
       [5000, 50],
@@ -43,7 +43,7 @@ describe('time budget', () => {
       let clock = base;
       let lowest = clock;
       for (let move = 0; move < 200; move++) {
-        clock += inc - computeTimeBudget(go({ wtime: clock, winc: inc }), 0, 100).softMs;
+        clock += inc - computeTimeBudget(go({ wtime: clock, winc: inc }), 0, 100).hardMs;
         lowest = Math.min(lowest, clock);
       }
       expect(lowest).toBeGreaterThanOrEqual(100 + TIME_RESERVE_MS + TIME_RESERVE_INCREMENTS * inc);
