@@ -231,6 +231,23 @@ export class ReferencePass implements PositionPass, GradientPass {
 }
 
 /**
+ * The float weights a quantised network stands for: quantise() undone, up
+ * to its rounding (half a step of QA, QB or QA * QB), with the output in
+ * units of `scale` centipawns. A network whose .f32 was not kept can still be
+ * trained on from where it stands.
+ */
+export function dequantise(net: Network, scale: number): Float32Array {
+  const l = layoutOf(net);
+  const params = new Float32Array(l.size);
+  for (let i = 0; i < net.w1.length; i++) params[l.w1 + i] = net.w1[i] / net.qa;
+  for (let i = 0; i < net.hidden; i++) params[l.b1 + i] = net.b1[i] / net.qa;
+  const output = net.scale / scale;
+  for (let i = 0; i < net.w2.length; i++) params[l.w2 + i] = (net.w2[i] / net.qb) * output;
+  for (let i = 0; i < net.buckets; i++) params[l.b2 + i] = (net.b2[i] / (net.qa * net.qb)) * output;
+  return params;
+}
+
+/**
  * The network rounded to the file's integer types. W2 is scaled by the
  * largest QB from minQb up (at most 1024; any integer, not only a power of
  * two) that keeps every output weight within ±127: the output weights keep

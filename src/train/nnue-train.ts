@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Worker, parentPort, workerData } from 'node:worker_threads';
-import { type Network, encodeNetwork, outputBucket, shapeText } from '../eval/nnue/network.js';
+import { type Network, decodeNetwork, encodeNetwork, outputBucket, shapeText } from '../eval/nnue/network.js';
 import { outputOf, refreshAccumulator } from '../eval/nnue/reference.js';
 import { startWorker, workerRole } from '../platform/node.js';
 import { lossChartSvg } from './loss-chart.js';
@@ -30,6 +30,7 @@ import {
   ReferencePass,
   type Shape,
   WEIGHT_CLIP,
+  dequantise,
   initParams,
   layoutOf,
   quantise,
@@ -62,7 +63,7 @@ export interface TrainSettings extends Shape, LossSettings {
   qa: number;
   /** The smallest QB; quantise() may take a larger one (see there). */
   qb: number;
-  /** Float weights to start from (a .f32 file that train wrote), instead of random ones. */
+  /** Weights to start from instead of random ones: a .f32 file that train wrote, or a network file (.nnue). */
   init?: string;
   /**
    * Who computes the gradients: WebAssembly with SIMD (wasm-gradients.ts), or
@@ -143,6 +144,24 @@ const QUANTISATION_TOLERANCE = { meanAbs: 10, maxAbs: 50 };
 function learningRate(settings: TrainSettings, epoch: number, step: number, totalSteps: number): number {
   if (settings.lrDrops.length > 0) return settings.lr * settings.lrGamma ** settings.lrDrops.filter((e) => epoch > e).length;
   return settings.lr * (settings.lrFinal + (1 - settings.lrFinal) * 0.5 * (1 + Math.cos((Math.PI * (step - 1)) / totalSteps)));
+}
+
+/**
+ * The weights of `file` to start training from: the float weights of a .f32
+ * that train wrote, or a network file's integers turned back into floats
+ * (dequantise: fine-tuning a network whose .f32 was not kept).
+ */
+function initialWeights(file: string, shape: Shape, scale: number, size: number): Float32Array {
+  const bytes = new Uint8Array(readFileSync(file));
+  if (file.endsWith('.nnue')) {
+    const net = decodeNetwork(bytes);
+    if (net.hidden !== shape.hidden || net.buckets !== shape.buckets)
+      throw new Error(`${file} is a ${shapeText(net)} network; --hidden and --buckets ask for ${shapeText(shape)}`);
+    return dequantise(net, scale);
+  }
+  const saved = new Float32Array(bytes.buffer, 0, bytes.length >> 2);
+  if (saved.length !== size) throw new Error(`${file} holds ${saved.length} weights, a ${shapeText(shape)} network has ${size}`);
+  return saved;
 }
 
 /** A seeded Fisher-Yates shuffle of 0..n-1 into order (xorshift32; seed 0 counts as 1). */
@@ -231,12 +250,7 @@ export async function train(
   const layout = layoutOf(shape);
   const params = new Float32Array(new SharedArrayBuffer(layout.size * 4));
   if (settings.init === undefined) initParams(shape, params, settings.seed);
-  else {
-    const saved = new Float32Array(new Uint8Array(readFileSync(settings.init)).buffer);
-    if (saved.length !== layout.size)
-      throw new Error(`${settings.init} holds ${saved.length} weights, a ${shapeText(shape)} network has ${layout.size}`);
-    params.set(saved);
-  }
+  else params.set(initialWeights(settings.init, shape, settings.scale, layout.size));
   // The weights of the epoch with the lowest validation loss are the ones written.
   const best = new Float32Array(layout.size);
   let bestValid = Infinity;

@@ -4,18 +4,18 @@
 // TypeScript reference's losses and gradients; quantise() gives the output
 // weights as much precision as the engine's kernel allows.
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateMoves } from '../../src/board/movegen.js';
 import { Position } from '../../src/board/position.js';
 import { MAX_MOVES, WHITE } from '../../src/board/types.js';
-import { decodeNetwork } from '../../src/eval/nnue/network.js';
+import { decodeNetwork, encodeNetwork } from '../../src/eval/nnue/network.js';
 import { evaluateReference } from '../../src/eval/nnue/reference.js';
 import { DEFAULT_FILTER, type LoadedData, type PositionSet, allocatePositions, putPosition } from '../../src/train/nnue-data.js';
 import { DEFAULT_TRAIN_SETTINGS, train } from '../../src/train/nnue-train.js';
-import { ReferencePass, initParams, layoutOf, quantise } from '../../src/train/nnue-model.js';
+import { ReferencePass, dequantise, initParams, layoutOf, quantise } from '../../src/train/nnue-model.js';
 import { WasmGradients } from '../../src/train/wasm-gradients.js';
 import { PERFT_FENS, rng } from '../eval/fixtures.js';
 
@@ -96,6 +96,53 @@ describe('kestrel train', () => {
     },
     120_000,
   );
+
+  it('starts from a network file (--init x.nnue): its weights turned back into floats', async () => {
+    const shape = { hidden: 16, buckets: 2 };
+    const start = new Float32Array(layoutOf(shape).size);
+    initParams(shape, start, 11);
+    const net = quantise(shape, start, 255, 64, 400);
+    const file = join(dir, 'start.nnue');
+    writeFileSync(file, encodeNetwork(net));
+    const data: LoadedData = {
+      train: materialSet(2000, 3),
+      valid: materialSet(500, 4),
+      games: 0,
+      read: 2500,
+      inCheck: 0,
+      noisy: 0,
+      bigScore: 0,
+      mirrored: 0,
+    };
+    const settings = {
+      ...DEFAULT_TRAIN_SETTINGS,
+      data: [],
+      outDir: dir,
+      ...shape,
+      epochs: 1,
+      batch: 512,
+      lr: 0,
+      threads: 1,
+      filter: DEFAULT_FILTER,
+    };
+    // With a learning rate of 0 the weights written are the ones it started from.
+    const result = await train(
+      { ...settings, init: file },
+      () => {},
+      () => {},
+      data,
+    );
+    const written = new Float32Array(new Uint8Array(readFileSync(result.file.replace(/\.nnue$/, '.f32'))).buffer);
+    expect(Array.from(written)).toEqual(Array.from(dequantise(net, 400)));
+    await expect(
+      train(
+        { ...settings, hidden: 32, init: file },
+        () => {},
+        () => {},
+        data,
+      ),
+    ).rejects.toThrow(/start\.nnue is a 768 -> 2x16 -> 2 network; --hidden and --buckets ask for 768 -> 2x32 -> 2/);
+  });
 });
 
 describe('the WebAssembly training kernel', () => {
@@ -183,6 +230,17 @@ describe('quantise', () => {
     const net = quantise(shape, paramsWith(-1.3885), 255, 64, 400);
     expect(net.qb).toBe(91);
     expect(Math.max(...Array.from(net.w2, Math.abs))).toBe(126);
+  });
+
+  it('is undone by dequantise to half a step, and dequantise rescales the output to another centipawn scale', () => {
+    const params = paramsWith(-1.3885);
+    const net = quantise(shape, params, 255, 64, 400);
+    const back = dequantise(net, 400);
+    const step = (i: number): number => (i < layout.w2 ? 1 / 255 : i < layout.b2 ? 1 / net.qb : 1 / (255 * net.qb));
+    for (let i = 0; i < layout.size; i++) expect(Math.abs(back[i] - params[i])).toBeLessThanOrEqual(step(i) / 2 + 1e-6);
+    const half = dequantise(net, 200);
+    for (let i = layout.w2; i < layout.size; i++) expect(half[i]).toBeCloseTo(2 * back[i], 6);
+    for (let i = 0; i < layout.w2; i++) expect(half[i]).toBe(back[i]);
   });
 
   it('keeps QB within [the minimum, 1024]', () => {
