@@ -2,7 +2,8 @@
 // alone, the validation loss falls well below its start, and the network it
 // writes values a queen above a rook; the WebAssembly kernel gives the
 // TypeScript reference's losses and gradients; quantise() gives the output
-// weights as much precision as the engine's kernel allows.
+// weights as much precision as the engine's kernel allows, and dequantise()
+// undoes it, so that training can start from a network file (--init).
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
