@@ -151,7 +151,7 @@ function learningRate(settings: TrainSettings, epoch: number, step: number, tota
  * that train wrote, or a network file's integers turned back into floats
  * (dequantise: fine-tuning a network whose .f32 was not kept).
  */
-function initialWeights(file: string, shape: Shape, scale: number, size: number): Float32Array {
+function initialWeights(file: string, shape: Shape, scale: number): Float32Array {
   const bytes = new Uint8Array(readFileSync(file));
   if (file.endsWith('.nnue')) {
     const net = decodeNetwork(bytes);
@@ -160,6 +160,7 @@ function initialWeights(file: string, shape: Shape, scale: number, size: number)
     return dequantise(net, scale);
   }
   const saved = new Float32Array(bytes.buffer, 0, bytes.length >> 2);
+  const size = layoutOf(shape).size;
   if (saved.length !== size) throw new Error(`${file} holds ${saved.length} weights, a ${shapeText(shape)} network has ${size}`);
   return saved;
 }
@@ -250,7 +251,7 @@ export async function train(
   const layout = layoutOf(shape);
   const params = new Float32Array(new SharedArrayBuffer(layout.size * 4));
   if (settings.init === undefined) initParams(shape, params, settings.seed);
-  else params.set(initialWeights(settings.init, shape, settings.scale, layout.size));
+  else params.set(initialWeights(settings.init, shape, settings.scale));
   // The weights of the epoch with the lowest validation loss are the ones written.
   const best = new Float32Array(layout.size);
   let bestValid = Infinity;
