@@ -44,12 +44,15 @@ for (const file of files) {
     const used = [0, 0];
     const moves = [0, 0];
     const lowest = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
+    const [base, inc] = [Number(tc[1]), Number(tc[2])];
+    /** The clock of `side` after its moves so far, before the last one's increment. */
+    const clock = (side: number): number => base + inc * moves[side] - used[side];
     for (let i = 0; i < game.comments.length; i++) {
       const m = /\/(\d+) (\d+(?:\.\d+)?)s/.exec(game.comments[i]);
       if (m === null) continue;
       const side = i & 1;
       used[side] += Number(m[2]);
-      lowest[side] = Math.min(lowest[side], Number(tc[1]) + Number(tc[2]) * moves[side] - used[side]);
+      lowest[side] = Math.min(lowest[side], clock(side));
       moves[side]++;
       const use = byEngine.get(names[side]) ?? { used: [], left: [], lowest: [], moves: [], depths: [] };
       byEngine.set(names[side], use);
@@ -59,7 +62,7 @@ for (const file of files) {
       const use = byEngine.get(names[side]);
       if (use === undefined) continue;
       use.used.push(used[side]);
-      use.left.push(Number(tc[1]) + Number(tc[2]) * moves[side] - used[side]);
+      use.left.push(clock(side));
       if (moves[side] > 0) use.lowest.push(lowest[side]);
       use.moves.push(moves[side]);
     }
