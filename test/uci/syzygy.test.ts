@@ -50,9 +50,10 @@ describe('SyzygyPath', () => {
     const e = await engine();
     e.send(`setoption name SyzygyPath value ${FOLDER}`);
     await e.sync();
-    // Five pieces: a pawn race that soon trades into the tables.
+    // Five pieces: a pawn race that trades into the tables a few plies down
+    // (deep enough for any network: generation 5 first probes at depth 9).
     e.send('position fen 8/5k2/8/3p4/3P4/8/2K5/R7 w - - 0 1');
-    e.send('go depth 8');
+    e.send('go depth 12');
     const lines = await e.collectUntil(/^bestmove /, 20000);
     const hits = lines.filter((l) => / tbhits \d+/.test(l)).map((l) => Number(/ tbhits (\d+)/.exec(l)![1]));
     expect(Math.max(...hits)).toBeGreaterThan(0);
