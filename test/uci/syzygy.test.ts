@@ -51,7 +51,7 @@ describe('SyzygyPath', () => {
     e.send(`setoption name SyzygyPath value ${FOLDER}`);
     await e.sync();
     // Five pieces: a pawn race that trades into the tables a few plies down
-    // (deep enough for any network: generation 5 first probes at depth 9).
+    // (generation 4 first probed at depth 8, generation 5 at depth 9).
     e.send('position fen 8/5k2/8/3p4/3P4/8/2K5/R7 w - - 0 1');
     e.send('go depth 12');
     const lines = await e.collectUntil(/^bestmove /, 20000);
