@@ -1,11 +1,11 @@
 // The data files the tests read, all inside the repository in test/data/
 // (test/data/README.md gives each file's source and licence).
 
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync } from 'node:zlib';
+import { scratchDir } from './scratch.js';
 
 /** The path of a file in test/data/. */
 function testDataPath(name: string): string {
@@ -30,7 +30,7 @@ let eightMoves: string | null = null;
 /** 8moves_v3.pgn (stored brotli-compressed), unpacked once into a temporary file; returns its path. */
 export function eightMovesPgn(): string {
   if (eightMoves === null) {
-    const path = join(mkdtempSync(join(tmpdir(), 'kestrel-data-')), '8moves_v3.pgn');
+    const path = join(scratchDir('kestrel-data-'), '8moves_v3.pgn');
     writeFileSync(path, brotliDecompressSync(readFileSync(testDataPath('8moves_v3.pgn.br'))));
     eightMoves = path;
   }

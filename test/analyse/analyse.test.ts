@@ -4,19 +4,18 @@
 // report of the bad game.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parsePgn } from '../../src/board/pgn.js';
 import { ROOT } from '../uci/engine-process.js';
+import { scratchDir } from '../scratch.js';
 
 const KESTREL = join(ROOT, 'dist', 'kestrel.js');
 const COLLECTION = readFileSync(join(ROOT, 'test', 'data', 'kestrel-levels.pgn'), 'utf8');
 const BROKEN = ['[Event "broken"]', '[White "X"]', '[Black "Y"]', '', '1. e4 e5 2. Ke3 Nc6 *', ''].join('\n');
 
-const dir = mkdtempSync(join(tmpdir(), 'kestrel-analyse-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir('kestrel-analyse-');
 
 let run: { status: number | null; stdout: string; stderr: string };
 let annotated: string;

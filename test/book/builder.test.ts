@@ -1,17 +1,16 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { moveToUci, parseUciMove } from '../../src/board/notation.js';
 import { Position, START_FEN } from '../../src/board/position.js';
 import { BookBuilder, type BuildOptions, buildBookFromPgnFiles, buildBookFromPgnText } from '../../src/book/builder.js';
 import { registerBookCommands } from '../../src/cli/book-commands.js';
 import { OpeningBook } from '../../src/book/reader.js';
 import { bookRecords } from './helpers.js';
+import { scratchDir } from '../scratch.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'kestrel-book-build-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir('kestrel-book-build-');
 
 // Four games with every kind of result, comments, a variation, NAGs, a
 // ';' comment and an escape line: the variation's moves must not count.

@@ -3,10 +3,9 @@
 // gnuchess's book.bin. Skipped where they are not installed.
 
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { moveToUci, parseUciMove } from '../../src/board/notation.js';
 import { Position, START_FEN } from '../../src/board/position.js';
 import { parseSan } from '../../src/board/san.js';
@@ -17,13 +16,13 @@ const shippedBookPath = (): string => platform.shippedBook().name;
 import { OpeningBook, pickEntry } from '../../src/book/reader.js';
 import { randomGamesPgn } from './helpers.js';
 import { eightMovesPgn } from '../data.js';
+import { scratchDir } from '../scratch.js';
 
 const POLYGLOT = '/usr/games/polyglot';
 const GNUCHESS_BOOK = '/usr/share/games/gnuchess/book.bin';
 const hasPolyglot = existsSync(POLYGLOT);
 
-const dir = mkdtempSync(join(tmpdir(), 'kestrel-polyglot-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = hasPolyglot ? scratchDir('kestrel-polyglot-') : '';
 
 function polyglot(args: string[], input?: string): string {
   const r = spawnSync(POLYGLOT, args, { cwd: dir, input, encoding: 'utf8', timeout: 60_000 });

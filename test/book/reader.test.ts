@@ -1,7 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { moveToUci, parseUciMove } from '../../src/board/notation.js';
 import { Position, START_FEN } from '../../src/board/position.js';
 import { CASTLE, EN_PASSANT, PROMO_BISHOP, PROMO_KNIGHT, PROMO_QUEEN, PROMO_ROOK, moveKind } from '../../src/board/types.js';
@@ -9,9 +8,9 @@ import { decodeMoveIn, encodeMove } from '../../src/book/polyglot.js';
 import { BookError, type BookMode, OpeningBook, gamePly, pickEntry } from '../../src/book/reader.js';
 import { unitInterval, xorshift32 } from '../../src/util/random.js';
 import { type RawRecord, bookBytes, rawMove } from './helpers.js';
+import { scratchDir } from '../scratch.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'kestrel-book-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir('kestrel-book-');
 
 function file(name: string, bytes: Uint8Array): string {
   const path = join(dir, name);

@@ -1,17 +1,16 @@
 // The book logic behind the UCI options OwnBook, BookFile, BookMode, BookDepth.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseUciMove } from '../../src/board/notation.js';
 import { Position, START_FEN } from '../../src/board/position.js';
 import { unitInterval, xorshift32 } from '../../src/util/random.js';
 import { BookController } from '../../src/book/uci-book.js';
 import { bookBytes, rawMove } from './helpers.js';
+import { scratchDir } from '../scratch.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'kestrel-uci-book-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir('kestrel-uci-book-');
 
 function at(...moves: string[]): Position {
   const pos = new Position(START_FEN);

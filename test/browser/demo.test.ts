@@ -6,12 +6,13 @@
 // otherwise.
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../uci/engine-process.js';
+import { scratchDir } from '../scratch.js';
 
 const CHROMIUM = process.env.KESTREL_CHROMIUM ?? '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
@@ -52,18 +53,16 @@ function serve(isolated: boolean): Promise<{ url: string; child: ChildProcess }>
 describe.skipIf(!haveChromium)('the demo page in Chromium', () => {
   const servers: ChildProcess[] = [];
   let context: BrowserContext;
-  const profile = mkdtempSync(join(tmpdir(), 'kestrel-chromium-'));
-  const shots = mkdtempSync(join(tmpdir(), 'kestrel-browser-'));
   const errors: string[] = [];
 
   beforeAll(async () => {
+    const profile = scratchDir('kestrel-chromium-');
     context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS });
   }, 60000);
 
   afterAll(async () => {
     await context?.close();
     for (const s of servers) s.kill();
-    rmSync(profile, { recursive: true, force: true });
   });
 
   async function open(isolated: boolean): Promise<Page> {
@@ -113,7 +112,7 @@ describe.skipIf(!haveChromium)('the demo page in Chromium', () => {
     expect(await pieceOn(page, reply.slice(2, 4))).toMatch(/^b/);
     expect(await page.$$eval('#moves li', (items) => items.length)).toBe(3);
     await checkAnalysis(page);
-    const shot = join(shots, 'demo.png');
+    const shot = join(tmpdir(), 'kestrel-demo.png'); // kept to look at; each run overwrites it
     await page.screenshot({ path: shot, fullPage: true });
     console.log(`browser test screenshot: ${shot}`);
     expect(errors).toEqual([]);

@@ -2,11 +2,11 @@
 // user would: output, exit codes, and one-line errors without stack traces.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { scratchDir } from '../scratch.js';
 
 const KESTREL = fileURLToPath(new URL('../../dist/kestrel.js', import.meta.url));
 const PACKAGE_VERSION = (await import('../../package.json', { with: { type: 'json' } })).default.version;
@@ -25,8 +25,7 @@ function expectCleanError(result: ReturnType<typeof kestrel>, message: RegExp): 
   expect(result.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'kestrel-cli-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir('kestrel-cli-');
 
 function epd(name: string, text: string): string {
   const file = join(dir, name);

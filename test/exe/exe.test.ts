@@ -4,11 +4,11 @@
 // single executables need).
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../uci/engine-process.js';
+import { scratchDir } from '../scratch.js';
 
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 const [major, minor] = process.versions.node.split('.').map(Number);
@@ -17,7 +17,7 @@ if (!canBuild) {
   console.warn(`\n*** SKIPPED: the single-executable test: ${process.execPath} (${process.version}) cannot make one ***\n`);
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'kestrel-exe-'));
+const dir = canBuild ? scratchDir('kestrel-exe-') : '';
 const exe = join(dir, process.platform === 'win32' ? 'kestrel.exe' : 'kestrel');
 
 function run(input: string, args: string[] = []): string {
@@ -30,8 +30,6 @@ describe.skipIf(!canBuild)('the single executable', () => {
   beforeAll(() => {
     execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-exe.mjs'), '--out', exe], { cwd: ROOT, stdio: 'pipe' });
   }, 120000);
-
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('is one file that speaks UCI, with the book and helper threads inside', () => {
     expect(statSync(exe).size).toBeGreaterThan(10 * 1024 * 1024);

@@ -6,16 +6,16 @@
 // folder, with nothing else there.
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Position } from '../../src/board/position.js';
 import { generateMoves } from '../../src/board/movegen.js';
 import { MAX_MOVES } from '../../src/board/types.js';
 import { ROOT } from '../uci/engine-process.js';
+import { scratchDir } from '../scratch.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'kestrel-ob-'));
+const dir = scratchDir('kestrel-ob-');
 // A name of OpenBench's form <Engine>-<sha8>: its client kills processes by name.
 const product = join(dir, 'Kestrel-0B7E5700');
 const hasMake = spawnSync('make', ['--version']).status === 0;
@@ -64,8 +64,6 @@ describe('the OpenBench product', () => {
     if (hasMake) execFileSync('make', ['-j', `EXE=${product}`, 'CC=node'], { cwd: ROOT, stdio: 'pipe' });
     else execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--script', product], { cwd: ROOT, stdio: 'pipe' });
   }, 120_000);
-
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('is one executable file that speaks UCI away from the tree, with helper threads and the book', () => {
     expect(statSync(product).mode & 0o111).not.toBe(0);

@@ -5,14 +5,13 @@
 // temporary folder.
 
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import * as params from '../../src/search/params.js';
 import { ROOT } from '../uci/engine-process.js';
+import { scratchDir } from '../scratch.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'kestrel-tune-'));
+const dir = scratchDir('kestrel-tune-');
 const tuning = join(dir, 'Kestrel-7E57E7E5');
 const hasMake = spawnSync('make', ['--version']).status === 0;
 const names = Object.keys(params);
@@ -48,8 +47,6 @@ describe('the tuning build', () => {
     if (hasMake) execFileSync('make', ['-j', `EXE=${tuning}`, 'CC=node', 'TUNE=1'], { cwd: ROOT, stdio: 'pipe' });
     else execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--script', tuning, '--tune'], { cwd: ROOT, stdio: 'pipe' });
   }, 120_000);
-
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('lists every search parameter after the usual options; a normal build does not', async () => {
     const out = await session(['uci'], /^uciok$/m);

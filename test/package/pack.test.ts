@@ -5,14 +5,14 @@
 // cannot pack.
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../uci/engine-process.js';
+import { removeScratchDirs, scratchDir } from '../scratch.js';
 
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const work = mkdtempSync(join(tmpdir(), 'kestrel-pack-'));
+const work = scratchDir('kestrel-pack-');
 
 /** npm pack's report (files and tarball), or why it could not run. */
 function pack(): { tarball: string; files: string[] } | string {
@@ -24,7 +24,10 @@ function pack(): { tarball: string; files: string[] } | string {
 }
 
 const packed = pack();
-if (typeof packed === 'string') console.warn(`\n*** SKIPPED: the package test: ${packed} ***\n`);
+if (typeof packed === 'string') {
+  console.warn(`\n*** SKIPPED: the package test: ${packed} ***\n`);
+  removeScratchDirs(); // no test runs, so no hook would
+}
 
 describe.skipIf(typeof packed === 'string')('the npm package', () => {
   const { tarball, files } = packed as { tarball: string; files: string[] };
@@ -38,8 +41,6 @@ describe.skipIf(typeof packed === 'string')('the npm package', () => {
       stdio: 'pipe',
     });
   }, 120000);
-
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it('holds the bundles, the types, the book and the docs, and no sources or tests', () => {
     for (const file of [

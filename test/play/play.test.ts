@@ -3,15 +3,14 @@
 // input; clocks, draws, resignation and Ctrl-C.
 
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ROOT } from '../uci/engine-process.js';
+import { scratchDir } from '../scratch.js';
 
 const KESTREL = join(ROOT, 'dist', 'kestrel.js');
-const dir = mkdtempSync(join(tmpdir(), 'kestrel-play-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir('kestrel-play-');
 
 /** White: Kf6, Ra1; Black: Kh8. 1. Kg6 Kg8 (forced) 2. Ra8#. */
 const MATE_IN_TWO = '7k/8/5K2/8/8/8/8/R7 w - - 0 1';

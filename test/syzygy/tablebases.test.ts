@@ -2,15 +2,15 @@
 // test/data/syzygy/, made by bench/syzygy-oracle.ts), its index arithmetic
 // past 2^31, and how it meets missing and damaged files.
 
-import { copyFileSync, fstatSync, mkdtempSync, openSync, readSync, readdirSync, rmSync, truncateSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, fstatSync, openSync, readSync, readdirSync, rmSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Position } from '../../src/board/position.js';
 import { type EncodingInfo, binomial, encode } from '../../src/syzygy/encoding.js';
 import { PROBE_FAILED, type TableStore, Tablebases, wdlFromDtz } from '../../src/syzygy/tablebases.js';
 import { readTestData } from '../data.js';
+import { scratchDir } from '../scratch.js';
 
 const FOLDER = fileURLToPath(new URL('../data/syzygy', import.meta.url));
 const store: TableStore = {
@@ -20,8 +20,7 @@ const store: TableStore = {
     return { size: fstatSync(fd).size, read: (into, offset, length, position) => readSync(fd, into, offset, length, position) };
   },
 };
-const scratch = mkdtempSync(join(tmpdir(), 'kestrel-syzygy-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = scratchDir('kestrel-syzygy-');
 
 describe('Syzygy tablebases', () => {
   it('finds the tables of a folder, with their DTZ files', () => {

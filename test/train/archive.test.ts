@@ -3,12 +3,12 @@
 // (libbzip2): runs around the four-byte mark, several blocks, two streams
 // one after the other, every byte value.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Bzip2Error, bunzip2, isBzip2 } from '../../src/train/bzip2.js';
 import { TarError, isTarHeader, tarMembers } from '../../src/train/tar.js';
+import { scratchDir } from '../scratch.js';
 
 const RUNS = 'QlpoOTFBWSZTWfKT7WYAAANBgeAAPgAAQACAAAggACG1TRjKEAMPZkHqRItOYNjlHWlXxdyRThQkPKT7WYA=';
 const BLOCKS =
@@ -64,8 +64,7 @@ function entry(name: string, data: string, type = '0', prefix = ''): Uint8Array[
   return [header(name, body.length, type, prefix), padded];
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'kestrel-tar-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir('kestrel-tar-');
 
 describe('tarMembers', () => {
   it('reads regular files in order, with ustar prefixes, pax paths and GNU long names', () => {

@@ -1,15 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Position } from '../../src/board/position.js';
 import { convertPgn, moverScore } from '../../src/train/convert-pgn.js';
 import { decodeGame, indexGames, unpackMove } from '../../src/train/viriformat.js';
+import { scratchDir } from '../scratch.js';
 
 const DATA = fileURLToPath(new URL('../data', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'kestrel-convert-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir('kestrel-convert-');
 
 describe('convert-pgn', () => {
   it('reads scores in pawns and mates from the comments', () => {

@@ -1,7 +1,7 @@
 // The trainer's loader: filters, and the left-right mirror augmentation.
 
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -19,6 +19,7 @@ import {
   whiteInputs,
 } from '../../src/train/nnue-data.js';
 import { RESULT_DRAW, encodeGame } from '../../src/train/viriformat.js';
+import { scratchDir } from '../scratch.js';
 
 /** A viriformat file of one game from `fen` with these moves, scored 10 cp unless `scores` says otherwise. */
 function gameFile(fen: string, uci: string[], scores = uci.map(() => 10)): string {
@@ -28,7 +29,7 @@ function gameFile(fen: string, uci: string[], scores = uci.map(() => 10)): strin
     pos.makeMove(m);
     return m;
   });
-  const file = join(mkdtempSync(join(tmpdir(), 'kestrel-data-')), 'game.vf');
+  const file = join(scratchDir('kestrel-data-'), 'game.vf');
   writeFileSync(file, encodeGame(new Position(fen), RESULT_DRAW, moves, scores, uci.length));
   return file;
 }

@@ -5,10 +5,9 @@
 // weights as much precision as the engine's kernel allows, and dequantise()
 // undoes it, so that training can start from a network file (--init).
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateMoves } from '../../src/board/movegen.js';
 import { Position } from '../../src/board/position.js';
 import { MAX_MOVES, WHITE } from '../../src/board/types.js';
@@ -19,9 +18,9 @@ import { DEFAULT_TRAIN_SETTINGS, train } from '../../src/train/nnue-train.js';
 import { ReferencePass, dequantise, initParams, layoutOf, quantise } from '../../src/train/nnue-model.js';
 import { WasmGradients } from '../../src/train/wasm-gradients.js';
 import { PERFT_FENS, rng } from '../eval/fixtures.js';
+import { scratchDir } from '../scratch.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'kestrel-train-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir('kestrel-train-');
 
 const VALUE = [0, 100, 300, 300, 500, 900, 0];
 

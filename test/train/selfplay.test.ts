@@ -2,21 +2,20 @@
 // games at a few hundred nodes a move.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Position } from '../../src/board/position.js';
 import { gameOutcome } from '../../src/board/rules.js';
 import { Searcher } from '../../src/search/search.js';
 import { DEFAULT_SELFPLAY_SETTINGS, SelfPlayer } from '../../src/train/selfplay.js';
 import { RESULT_DRAW, RESULT_WHITE_WIN, decodeGame, indexGames, unpackMove } from '../../src/train/viriformat.js';
 import { emptyStore } from './fixtures.js';
+import { scratchDir } from '../scratch.js';
 
 const KESTREL = fileURLToPath(new URL('../../dist/kestrel.js', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'kestrel-selfplay-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir('kestrel-selfplay-');
 
 const SMALL = ['--soft-nodes', '300', '--hard-nodes', '1000', '--seed', '42'];
 

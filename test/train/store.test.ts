@@ -1,17 +1,16 @@
 // The data store: chunks added with their manifest rows, read back in order,
 // resumed by run, and checked.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readDataFile } from '../../src/train/nnue-data.js';
 import { addChunk, readManifest, restoreRun, runChunkPath, storeFiles, verifyStore } from '../../src/train/store.js';
 import { indexGames } from '../../src/train/viriformat.js';
 import { emptyStore, randomGames } from './fixtures.js';
+import { scratchDir } from '../scratch.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'kestrel-store-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir('kestrel-store-');
 
 describe('the data store', () => {
   const store = emptyStore(dir);
@@ -66,12 +65,8 @@ describe('the data store', () => {
 });
 
 function packAnother(): Uint8Array {
-  const other = mkdtempSync(join(tmpdir(), 'kestrel-store-'));
-  try {
-    emptyStore(other);
-    addChunk(other, randomGames(2, 5), { network: 'hce', bundle: 'x', seed: '-', settings: 'y', first: 0 }, 'a.vfc');
-    return readFileSync(join(other, 'a.vfc'));
-  } finally {
-    rmSync(other, { recursive: true, force: true });
-  }
+  const other = scratchDir('kestrel-store-');
+  emptyStore(other);
+  addChunk(other, randomGames(2, 5), { network: 'hce', bundle: 'x', seed: '-', settings: 'y', first: 0 }, 'a.vfc');
+  return readFileSync(join(other, 'a.vfc'));
 }

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Position } from '../../src/board/position.js';
@@ -14,6 +13,7 @@ import { evaluateAll, fitK, meanSquaredError } from '../../src/tune/objective.js
 import { tune } from '../../src/tune/tuner.js';
 import { WALK_FENS } from '../eval/fixtures.js';
 import { BASE_EG, BASE_MG, KNIGHT, labelByKnightBonus } from './fixtures.js';
+import { scratchDir } from '../scratch.js';
 
 describe('labelled data', () => {
   it('parses the supported line formats', () => {
@@ -91,7 +91,7 @@ describe('texel tuner', () => {
   });
 
   it('runs end to end from a data file to a weights module', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kestrel-tune-'));
+    const dir = scratchDir('kestrel-tune-');
     const data = join(dir, 'data.txt');
     const out = join(dir, 'weights.ts');
     const lines = WALK_FENS.slice(0, 300).map((fen, i) => `${fen} | ${['1.0', '0.5', '0.0'][i % 3]}`);

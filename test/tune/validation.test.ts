@@ -3,8 +3,7 @@
 // starting weights, fixed K, frozen groups, tied (mirrored) tables, and the
 // search-score blend. Small synthetic data throughout.
 
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NUM_PARAMS, PST_KNIGHT, PST_PAWN, PST_ROOK, TERMS } from '../../src/eval/layout.js';
@@ -17,6 +16,7 @@ import { mirrorTies, paramsOfGroups, tune } from '../../src/tune/tuner.js';
 import { lcg32, unitInterval } from '../../src/util/random.js';
 import { WALK_FENS } from '../eval/fixtures.js';
 import { BASE_EG, BASE_MG, KNIGHT, labelByKnightBonus } from './fixtures.js';
+import { scratchDir } from '../scratch.js';
 
 const K = 0.006;
 
@@ -75,7 +75,7 @@ describe('data with game numbers and scores', () => {
   });
 
   it("numbers the games, drops repeated games and writes the scores from White's side", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kestrel-texel-data-'));
+    const dir = scratchDir('kestrel-texel-data-');
     const pgn = join(dir, 'games.pgn');
     const out = join(dir, 'data.txt');
     // Two openings, the first played twice with the same moves (as fastchess -repeat does with a deterministic engine).
@@ -101,7 +101,7 @@ describe('data with game numbers and scores', () => {
   });
 
   it('refuses numeric options that are not numbers or out of range, naming them', async () => {
-    const pgn = join(mkdtempSync(join(tmpdir(), 'kestrel-texel-data-')), 'none.pgn');
+    const pgn = join(scratchDir('kestrel-texel-data-'), 'none.pgn');
     await expect(texelDataMain(['--pgn', pgn, '--sample', 'half'])).rejects.toThrow(
       "--sample needs a probability above 0 and at most 1, got 'half'",
     );
@@ -170,7 +170,7 @@ describe('splitting by game', () => {
   });
 
   it('numbers the games of each file apart', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kestrel-split-'));
+    const dir = scratchDir('kestrel-split-');
     const one = join(dir, 'one.txt');
     const two = join(dir, 'two.txt');
     writeFileSync(
@@ -319,7 +319,7 @@ describe('regularised tuning', () => {
   });
 
   it('cross-validates by game', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kestrel-tune-cv-'));
+    const dir = scratchDir('kestrel-tune-cv-');
     const data = join(dir, 'data.txt');
     const lines = WALK_FENS.slice(3000, 3400).map(
       (fen, i) => `${fen} | ${['1.0', '0.5', '0.0'][Math.floor(i / 8) % 3]} | ${Math.floor(i / 8)}`,
@@ -332,7 +332,7 @@ describe('regularised tuning', () => {
   });
 
   it('runs end to end with a validation split', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kestrel-tune-valid-'));
+    const dir = scratchDir('kestrel-tune-valid-');
     const data = join(dir, 'data.txt');
     const out = join(dir, 'weights.ts');
     const lines = WALK_FENS.slice(0, 400).map(

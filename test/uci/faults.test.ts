@@ -2,12 +2,11 @@
 // hangs or kills its worker: a bundle is built with test/uci/fake-search.ts
 // in place of the real search Driver, and driven like a GUI would.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type EngineProcess, ROOT, startEngine } from './engine-process.js';
+import { scratchDir } from '../scratch.js';
 
 const BESTMOVE = /^bestmove /;
 let dir = '';
@@ -15,7 +14,7 @@ let bundle = '';
 let engines: EngineProcess[] = [];
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'kestrel-fake-'));
+  dir = scratchDir('kestrel-fake-');
   bundle = join(dir, 'kestrel.js');
   await esbuild.build({
     entryPoints: [join(ROOT, 'src/cli/main.ts')],
@@ -38,10 +37,6 @@ beforeAll(async () => {
     ],
   });
 }, 60000);
-
-afterAll(() => {
-  if (dir !== '') rmSync(dir, { recursive: true, force: true });
-});
 
 afterEach(() => {
   for (const e of engines) e.kill();

@@ -2,13 +2,13 @@
 // over pipes the way a GUI does. Timings are asserted loosely (the targets
 // are far lower) so that a loaded machine does not make the suite flaky.
 
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeNetwork } from '../../src/eval/nnue/network.js';
 import { initParams, quantise } from '../../src/train/nnue-model.js';
 import { describe, expect, it } from 'vitest';
 import { EngineProcess, ROOT, useEngines } from './engine-process.js';
+import { scratchDir } from '../scratch.js';
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const BESTMOVE = /^bestmove /;
@@ -139,7 +139,7 @@ describe('handshake and options', () => {
 });
 
 describe('the network options', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'kestrel-evalfile-'));
+  const dir = scratchDir('kestrel-evalfile-');
   const shape = { hidden: 16, buckets: 1 };
   const params = new Float32Array(768 * 16 + 16 + 32 + 1);
   initParams(shape, params, 3);
