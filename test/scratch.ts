@@ -1,6 +1,6 @@
 // Temporary folders for tests. Each is removed when its test file ends
-// (test/setup.ts), so a run of the suite leaves nothing in the system's
-// temporary folder, whether the file's tests pass or fail.
+// (test/setup.ts), whether its tests pass or fail, so a run of the suite
+// leaves no folders behind.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
