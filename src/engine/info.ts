@@ -15,24 +15,13 @@ import { DECISIVE_BOUND, INFINITE, MATE, MATE_BOUND, TB_WIN } from '../search/sc
 /** The centipawns a tablebase win at the root shows as (less a centipawn per ply to it). */
 const TB_WIN_CP = 20000;
 
-/** A line of the search: a completed iteration, the final word, or an aspiration window's failure. */
-export interface EngineLine {
-  depth: number;
-  seldepth: number;
-  /** 1 for the best line, 2.. for the others of a MultiPV search. */
-  multipv: number;
-  /** Side to move's view, in the search's units (mates near ±MATE); -INFINITE when no move was searched. */
-  score: number;
-  /** 'exact', or the side the true score lies on after an aspiration failure. */
-  bound: 'exact' | 'lower' | 'upper';
-  /** Nodes of every thread of the search. */
-  nodes: number;
-  /** At least 1. */
-  timeMs: number;
-  /** Permille of the hash table in use; null where not reported. */
-  hashfull: number | null;
-  /** Tablebase hits of the search; null without tablebases. */
-  tbhits: number | null;
+/**
+ * A line of the search (a completed iteration, the final word, or an
+ * aspiration window's failure) with its moves in notation: score in the
+ * search's units from the side to move's view (mates near ±MATE), timeMs at
+ * least 1.
+ */
+export interface EngineLine extends Omit<SearchLine, 'type' | 'pv'> {
   /** The line in UCI notation (cut at the first move that is not legal, which should not happen). */
   pv: string[];
   /** The same line in SAN, when the job asked for it; else empty. */

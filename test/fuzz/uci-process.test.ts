@@ -17,27 +17,10 @@ import { moveToUci, parseUciMove } from '../../src/board/notation.js';
 import { Position } from '../../src/board/position.js';
 import { MAX_MOVES } from '../../src/board/types.js';
 import { parseGo } from '../../src/uci/go-params.js';
+import { UCI_COMMANDS } from '../../src/uci/uci.js';
 import { OptionValues, optionLines } from '../../src/uci/options.js';
 import { type EngineProcess, useEngines } from '../uci/engine-process.js';
 import { FUZZ_TIMEOUT, REAL_FENS, REAL_UCI, SEED, editedFen, fuzzCount, mutated, playedFen, randomText } from './inputs.js';
-
-/** The command words of the UCI loop (src/uci/uci.ts): the first of them on a line is the command. */
-const COMMANDS = new Set([
-  'uci',
-  'debug',
-  'isready',
-  'setoption',
-  'register',
-  'ucinewgame',
-  'position',
-  'go',
-  'stop',
-  'ponderhit',
-  'quit',
-  'd',
-  'eval',
-  'bench',
-]);
 
 /** The tokens of a line, and its command and arguments, as the UCI loop reads them. */
 function commandOf(line: string): { cmd: string | null; args: string[] } {
@@ -45,7 +28,7 @@ function commandOf(line: string): { cmd: string | null; args: string[] } {
     .trim()
     .split(/\s+/)
     .filter((t) => t !== '');
-  const at = tokens.findIndex((t) => COMMANDS.has(t.toLowerCase()));
+  const at = tokens.findIndex((t) => UCI_COMMANDS.has(t.toLowerCase()));
   return at < 0 ? { cmd: null, args: [] } : { cmd: tokens[at].toLowerCase(), args: tokens.slice(at + 1) };
 }
 
@@ -54,7 +37,7 @@ const OPTION_NAMES = optionLines().map((l) => /^option name (.+?) type /.exec(l)
 const SAFE_FILES = ['/no/such/file.bin', 'test', 'package.json', 'test/data/wac.epd', '<empty>', '<built-in>'];
 
 const UCI_TOKENS: readonly string[] = [
-  ...COMMANDS,
+  ...UCI_COMMANDS,
   'name',
   'value',
   'fen',
