@@ -32,6 +32,8 @@ const R_SCORE = 2;
 const R_PV_LENGTH = 3;
 const R_PV = 4;
 const RESULT_WORDS = R_PV + RESULT_PV;
+/** Longest wait for a helper halfway through writing its result. */
+const RESULT_WAIT_MS = 100;
 
 export interface ThreadStateBuffers {
   control: SharedArrayBuffer;
@@ -104,12 +106,14 @@ export class ThreadState {
     this.results[r + R_SCORE] = score;
     Atomics.store(this.results, r + R_DEPTH, depth);
     Atomics.add(this.results, r + R_SEQ, 1); // even: complete
+    Atomics.notify(this.results, r + R_SEQ);
   }
 
-  /** The deepest iteration any helper has completed (0 if none); reads no pv, allocates nothing. */
+  /** The deepest iteration any helper has completed and finished publishing (0 if none); reads no pv, allocates nothing. */
   deepestHelperDepth(): number {
     let deepest = 0;
     for (let r = RESULT_WORDS; r < this.results.length; r += RESULT_WORDS) {
+      if (Atomics.load(this.results, r + R_SEQ) % 2 === 1) continue; // being written: not yet
       const depth = Atomics.load(this.results, r + R_DEPTH);
       if (depth > deepest) deepest = depth;
     }
@@ -119,17 +123,24 @@ export class ThreadState {
   /** The last completed iteration of helper `index`, or null if it has none yet. */
   result(index: number): HelperResult | null {
     const r = index * RESULT_WORDS;
-    // A helper may be writing right now: read until the sequence number is even and unchanged.
-    for (let attempt = 0; attempt < 100; attempt++) {
+    // A helper may be writing right now (and may lose its core halfway, on a
+    // loaded machine): read until the sequence number is even and unchanged,
+    // waiting for the writer (RESULT_WAIT_MS at most) rather than spinning past it.
+    const deadline = performance.now() + RESULT_WAIT_MS;
+    for (;;) {
       const seq = Atomics.load(this.results, r + R_SEQ);
       if (seq === 0) return null;
-      if (seq % 2 === 1) continue;
-      const depth = this.results[r + R_DEPTH];
-      const score = this.results[r + R_SCORE];
-      const n = Math.min(this.results[r + R_PV_LENGTH], RESULT_PV);
-      const pv: number[] = [];
-      for (let i = 0; i < n; i++) pv.push(this.results[r + R_PV + i]);
-      if (Atomics.load(this.results, r + R_SEQ) === seq) return { depth, score, pv };
+      if (seq % 2 === 0) {
+        const depth = this.results[r + R_DEPTH];
+        const score = this.results[r + R_SCORE];
+        const n = Math.min(this.results[r + R_PV_LENGTH], RESULT_PV);
+        const pv: number[] = [];
+        for (let i = 0; i < n; i++) pv.push(this.results[r + R_PV + i]);
+        if (Atomics.load(this.results, r + R_SEQ) === seq) return { depth, score, pv };
+      }
+      const left = deadline - performance.now();
+      if (left <= 0) break;
+      if (seq % 2 === 1) waitUntil(this.results, r + R_SEQ, (v) => v !== seq, left);
     }
     return null;
   }

@@ -124,4 +124,28 @@ describe('Lazy SMP searchers', () => {
     // The main searcher stopped at its first look at the helpers (every 256 nodes).
     expect(main.nodes).toBeLessThanOrEqual(256);
   });
+
+  it('a helper result still being written neither ends the search nor is read half-written', () => {
+    const pos = new Position(FEN);
+    const state = new ThreadState(2);
+    state.publishResult(1, 9, -50, [parseUciMove(pos, 'h2h3')]);
+    // Make helper 1's sequence number odd, as while it writes (helper 0's words are all zero).
+    const words = new Int32Array(state.buffers.results);
+    const seqAt = words.findIndex((w) => w !== 0);
+    Atomics.add(words, seqAt, 1);
+    expect(state.deepestHelperDepth()).toBe(0);
+    const t0 = performance.now();
+    expect(state.result(1)).toBeNull(); // after waiting a moment for the writer
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(50);
+
+    const main = new Searcher(4);
+    const lines: string[] = [];
+    main.go(pos, depthParams(4), DEFAULT_SEARCH_OPTIONS, new SearchControl(), (e) => lines.push(uciText(pos, e)), {
+      kind: 'main',
+      helpers: doneHelpers(state),
+    });
+    expect(main.nodes).toBeGreaterThan(256);
+    expect(lines[lines.length - 1]).toMatch(/^info depth 4 /);
+    expect(lines[lines.length - 1]).not.toMatch(/score cp -50 /);
+  });
 });
