@@ -134,9 +134,7 @@ describe('Lazy SMP searchers', () => {
     const seqAt = words.findIndex((w) => w !== 0);
     Atomics.add(words, seqAt, 1);
     expect(state.deepestHelperDepth()).toBe(0);
-    const t0 = performance.now();
     expect(state.result(1)).toBeNull(); // after waiting a moment for the writer
-    expect(performance.now() - t0).toBeGreaterThanOrEqual(50);
 
     const main = new Searcher(4);
     const lines: string[] = [];
