@@ -697,7 +697,8 @@ export class Searcher implements MctsHost {
           const score = wdl < -draw ? ply - TB_WIN : wdl > draw ? TB_WIN - ply : 2 * wdl * draw;
           const bound = wdl < -draw ? BOUND_UPPER : wdl > draw ? BOUND_LOWER : BOUND_EXACT;
           if (bound === BOUND_EXACT || (bound === BOUND_LOWER ? score >= beta : score <= alpha)) {
-            tt.store(pos.keyLo, pos.keyHi, 0, depth + TB_DEPTH_BONUS, bound, scoreToTT(score, ply), 0);
+            // No static eval: a later visit must not take 0 for one.
+            tt.store(pos.keyLo, pos.keyHi, 0, depth + TB_DEPTH_BONUS, bound, scoreToTT(score, ply), NO_EVAL);
             return score;
           }
         }
