@@ -980,7 +980,7 @@ export class Searcher implements MctsHost {
   ): void {
     const pos = this.pos;
     const bound = bestScore >= beta ? BOUND_LOWER : bestScore > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
-    this.tt.store(pos.keyLo, pos.keyHi, bestMove, depth, bound, scoreToTT(bestScore, ply), rawEval === NO_EVAL ? 0 : rawEval);
+    this.tt.store(pos.keyLo, pos.keyHi, bestMove, depth, bound, scoreToTT(bestScore, ply), rawEval);
     if (
       !inCheck &&
       (bestMove === 0 || !isNoisy(pos, bestMove)) &&
@@ -1073,7 +1073,7 @@ export class Searcher implements MctsHost {
     }
     if (inCheck && picker.generated === 0) return -MATE + ply;
     const bound = bestScore >= beta ? BOUND_LOWER : bestScore > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
-    tt.store(pos.keyLo, pos.keyHi, bestMove, 0, bound, scoreToTT(bestScore, ply), rawEval === NO_EVAL ? 0 : rawEval);
+    tt.store(pos.keyLo, pos.keyHi, bestMove, 0, bound, scoreToTT(bestScore, ply), rawEval);
     return bestScore;
   }
 }

@@ -7,7 +7,7 @@
 // An entry is three int32 words:
 //   0: check = keyHi ^ word1 ^ word2
 //   1: move (16 bits) | depth (8 bits, biased by +DEPTH_BIAS) << 16 | bound (2 bits) << 24 | age (6 bits) << 26
-//   2: score (16 bits, signed) | static eval (16 bits, signed) << 16
+//   2: score (16 bits, signed) | static eval (16 bits, signed; the search's NO_EVAL when it has none, as in check) << 16
 // The bucket is chosen by keyLo, and keyHi verifies the entry.
 //
 // After the buckets, one byte per page of 64 buckets (4 KiB) marks the
