@@ -308,7 +308,10 @@ export function registerTrainCommands(program: Command): void {
     .option('--valid <percent>', 'percent of the games held out for validation', String(t.validPercent))
     .option('--threads <n>', 'worker threads computing gradients', String(t.threads))
     .option('--seed <n>', 'seed of the initial weights and the shuffles', String(t.seed))
-    .option('--init <file>', 'start from these weights instead of random ones: a .f32 an earlier train wrote, or a network (.nnue)')
+    .option(
+      '--init <file>',
+      'start from these weights instead of random ones: a .f32 an earlier train wrote, or a network (.nnue; a narrower one is widened, its new neurons starting with zero output weights)',
+    )
     .option('--kernel <name>', "gradients in 'wasm' (WebAssembly SIMD) or 'ts' (the TypeScript reference)", t.kernel)
     .action(async (o: Record<string, string> & { data: string[]; mirror?: boolean }) => {
       if (o.kernel !== 'wasm' && o.kernel !== 'ts') program.error(`error: --kernel must be 'wasm' or 'ts', got '${o.kernel}'`);

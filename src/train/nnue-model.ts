@@ -231,6 +231,33 @@ export class ReferencePass implements PositionPass, GradientPass {
 }
 
 /**
+ * params of a narrower network (from) laid out for a wider one (to, the
+ * same buckets): its neurons keep their weights, and each new one starts
+ * as initParams would start it but with zero output weights, so the wider
+ * network evaluates exactly as the narrow one until training moves them
+ * (widening a trained network instead of starting from random weights).
+ */
+export function widen(params: Float32Array, from: Shape, to: Shape, seed: number): Float32Array {
+  if (to.buckets !== from.buckets || to.hidden < from.hidden)
+    throw new Error(`cannot widen ${from.hidden}x${from.buckets} to ${to.hidden}x${to.buckets}`);
+  const a = layoutOf(from);
+  const b = layoutOf(to);
+  const wide = new Float32Array(b.size);
+  initParams(to, wide, seed);
+  const h = from.hidden;
+  const H = to.hidden;
+  for (let i = 0; i < NNUE_INPUTS; i++) wide.set(params.subarray(a.w1 + i * h, a.w1 + (i + 1) * h), b.w1 + i * H);
+  wide.set(params.subarray(a.b1, a.b1 + h), b.b1);
+  wide.fill(0, b.w2, b.b2);
+  for (let k = 0; k < to.buckets; k++) {
+    wide.set(params.subarray(a.w2 + k * 2 * h, a.w2 + k * 2 * h + h), b.w2 + k * 2 * H);
+    wide.set(params.subarray(a.w2 + k * 2 * h + h, a.w2 + (k + 1) * 2 * h), b.w2 + k * 2 * H + H);
+  }
+  wide.set(params.subarray(a.b2, a.b2 + from.buckets), b.b2);
+  return wide;
+}
+
+/**
  * The float weights a quantised network stands for: quantise() undone, up
  * to its rounding (half a step of QA, QB or QA * QB), with the output in
  * units of `scale` centipawns. A network whose .f32 was not kept can still be

@@ -31,6 +31,7 @@ import {
   type Shape,
   WEIGHT_CLIP,
   dequantise,
+  widen,
   initParams,
   layoutOf,
   quantise,
@@ -149,15 +150,17 @@ function learningRate(settings: TrainSettings, epoch: number, step: number, tota
 /**
  * The weights of `file` to start training from: the float weights of a .f32
  * that train wrote, or a network file's integers turned back into floats
- * (dequantise: fine-tuning a network whose .f32 was not kept).
+ * (dequantise: fine-tuning a network whose .f32 was not kept), widened when
+ * the file is narrower than --hidden.
  */
-function initialWeights(file: string, shape: Shape, scale: number): Float32Array {
+function initialWeights(file: string, shape: Shape, scale: number, seed: number): Float32Array {
   const bytes = new Uint8Array(readFileSync(file));
   if (file.endsWith('.nnue')) {
     const net = decodeNetwork(bytes);
-    if (net.hidden !== shape.hidden || net.buckets !== shape.buckets)
+    if (net.hidden > shape.hidden || net.buckets !== shape.buckets)
       throw new Error(`${file} is a ${shapeText(net)} network; --hidden and --buckets ask for ${shapeText(shape)}`);
-    return dequantise(net, scale);
+    const params = dequantise(net, scale);
+    return net.hidden === shape.hidden ? params : widen(params, net, shape, seed);
   }
   const saved = new Float32Array(bytes.buffer, 0, bytes.length >> 2);
   const size = layoutOf(shape).size;
@@ -251,7 +254,7 @@ export async function train(
   const layout = layoutOf(shape);
   const params = new Float32Array(new SharedArrayBuffer(layout.size * 4));
   if (settings.init === undefined) initParams(shape, params, settings.seed);
-  else params.set(initialWeights(settings.init, shape, settings.scale));
+  else params.set(initialWeights(settings.init, shape, settings.scale, settings.seed));
   // The weights of the epoch with the lowest validation loss are the ones written.
   const best = new Float32Array(layout.size);
   let bestValid = Infinity;

@@ -3,7 +3,8 @@
 // writes values a queen above a rook; the WebAssembly kernel gives the
 // TypeScript reference's losses and gradients; quantise() gives the output
 // weights as much precision as the engine's kernel allows, and dequantise()
-// undoes it, so that training can start from a network file (--init).
+// undoes it, so that training can start from a network file (--init), which
+// a wider network takes in unchanged (widen).
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ import { decodeNetwork, encodeNetwork } from '../../src/eval/nnue/network.js';
 import { evaluateReference } from '../../src/eval/nnue/reference.js';
 import { DEFAULT_FILTER, type LoadedData, type PositionSet, allocatePositions, putPosition } from '../../src/train/nnue-data.js';
 import { DEFAULT_TRAIN_SETTINGS, train } from '../../src/train/nnue-train.js';
-import { ReferencePass, dequantise, initParams, layoutOf, quantise } from '../../src/train/nnue-model.js';
+import { ReferencePass, dequantise, initParams, layoutOf, quantise, widen } from '../../src/train/nnue-model.js';
 import { WasmGradients } from '../../src/train/wasm-gradients.js';
 import { PERFT_FENS, rng } from '../eval/fixtures.js';
 import { scratchDir } from '../scratch.js';
@@ -136,12 +137,30 @@ describe('kestrel train', () => {
     expect(Array.from(written)).toEqual(Array.from(dequantise(net, 400)));
     await expect(
       train(
-        { ...settings, hidden: 32, init: file },
+        { ...settings, hidden: 8, init: file },
         () => {},
         () => {},
         data,
       ),
-    ).rejects.toThrow(/start\.nnue is a 768 -> 2x16 -> 2 network; --hidden and --buckets ask for 768 -> 2x32 -> 2/);
+    ).rejects.toThrow(/start\.nnue is a 768 -> 2x16 -> 2 network; --hidden and --buckets ask for 768 -> 2x8 -> 2/);
+  });
+
+  it('widens a narrower network: the wider one evaluates every position exactly as it did', async () => {
+    const shape = { hidden: 16, buckets: 2 };
+    const wide = { hidden: 40, buckets: 2 };
+    const narrow = new Float32Array(layoutOf(shape).size);
+    initParams(shape, narrow, 12);
+    const widened = widen(narrow, shape, wide, 13);
+    const set = materialSet(300, 6);
+    const small = new ReferencePass(shape);
+    const large = new ReferencePass(wide);
+    for (let p = 0; p < set.count; p++) expect(large.evaluate(widened, set, p)).toBeCloseTo(small.evaluate(narrow, set, p), 5);
+    // The new neurons are live (their accumulators are not zero), so training can move their output weights.
+    const l = layoutOf(wide);
+    expect(widened[l.b1 + 20]).toBeGreaterThan(0);
+    expect(widened[l.w1 + 5 * 40 + 30]).not.toBe(0);
+    expect(widened[l.w2 + 40 + 3]).toBe(narrow[layoutOf(shape).w2 + 16 + 3]);
+    expect(() => widen(narrow, shape, { hidden: 8, buckets: 2 }, 1)).toThrow(/cannot widen/);
   });
 });
 
