@@ -799,6 +799,7 @@ export class Searcher implements MctsHost {
       this.doubleExtensionsAt[ply + 1] = this.doubleExtensionsAt[ply] + (extension === 2 ? 1 : 0);
       const nodesBefore = this.nodes;
       pos.makeMove(move);
+      this.tt.touch(pos.keyLo);
       if (fromTT && pos.isAttacked(pos.kingSq[pos.side ^ 1], pos.side)) {
         // The hash move leaves our king in check (a key collision): forget it.
         pos.unmakeMove();
@@ -894,6 +895,7 @@ export class Searcher implements MctsHost {
       this.contAt[ply] = NO_CONT;
       this.doubleExtensionsAt[ply + 1] = this.doubleExtensionsAt[ply];
       pos.makeNullMove();
+      this.tt.touch(pos.keyLo);
       const score = 0 - this.search(0 - beta, 1 - beta, depth - r, ply + 1, !cutNode);
       pos.unmakeNullMove();
       if (this.stopped) return 0;
@@ -1058,6 +1060,7 @@ export class Searcher implements MctsHost {
       }
       this.contAt[ply] = contKey(pos, move);
       pos.makeMove(move);
+      this.tt.touch(pos.keyLo);
       const score = 0 - this.qsearch(0 - beta, 0 - alpha, ply + 1);
       pos.unmakeMove();
       if (this.stopped) return 0;

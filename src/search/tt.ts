@@ -51,6 +51,8 @@ export class TranspositionTable {
   /** One byte per page of buckets: 1 when written since the last clear. */
   private written: Uint8Array;
   private age = 0;
+  /** The last word touch() read (kept so that the read is not dropped as dead code). */
+  touched = 0;
 
   // The last successful probe, read by the search right after probe() returns true.
   move = 0;
@@ -119,6 +121,16 @@ export class TranspositionTable {
 
   private bucketOf(keyLo: number): number {
     return Math.floor(((keyLo >>> 0) * this.buckets) / 4294967296) * BUCKET_WORDS;
+  }
+
+  /**
+   * Reads the key's bucket and nothing else: called right after a move is
+   * made, it starts the memory load (the probe's cache miss, the costliest
+   * line of the search) while the child node does its first checks. A
+   * prefetch by hand; the word read is kept only so that it is not dropped.
+   */
+  touch(keyLo: number): void {
+    this.touched = this.table[this.bucketOf(keyLo)];
   }
 
   /** Looks the key up; on a hit fills move/depth/bound/score/eval and returns true. */
