@@ -7,7 +7,7 @@ import { type NetworkChoice, decodeNetwork } from '../eval/index.js';
 import { CHUNK_SUFFIX } from '../train/chunk.js';
 import { convertPgn } from '../train/convert-pgn.js';
 import { type GameSource, expandDataPaths, readGameSource } from '../train/nnue-data.js';
-import { shapeText } from '../eval/nnue/network.js';
+import { KING_LAYOUTS, shapeText } from '../eval/nnue/network.js';
 import { DEFAULT_SELFPLAY_SETTINGS, type SelfPlaySettings, settingsText } from '../train/selfplay.js';
 import {
   MANIFEST,
@@ -287,6 +287,11 @@ export function registerTrainCommands(program: Command): void {
     .option('--out-dir <dir>', 'where the network, its loss chart (.svg) and record (.json) go', 'nets')
     .option('--hidden <n>', 'neurons per perspective', String(t.hidden))
     .option('--buckets <n>', 'output buckets by piece count', String(t.buckets))
+    .option(
+      '--king-buckets <layout>',
+      `inputs by the own king's square: ${Object.keys(KING_LAYOUTS).join(', ')} (mirror: files e-h see the board mirrored; 4 and 8 buckets mirror too)`,
+      'none',
+    )
     .option('--epochs <n>', 'passes over the training positions', String(t.epochs))
     .option('--batch <n>', 'positions per optimiser step', String(t.batch))
     .option('--lr <x>', 'learning rate at the start (cosine decay to lr * --lr-final)', String(t.lr))
@@ -315,6 +320,8 @@ export function registerTrainCommands(program: Command): void {
     .option('--kernel <name>', "gradients in 'wasm' (WebAssembly SIMD) or 'ts' (the TypeScript reference)", t.kernel)
     .action(async (o: Record<string, string> & { data: string[]; mirror?: boolean }) => {
       if (o.kernel !== 'wasm' && o.kernel !== 'ts') program.error(`error: --kernel must be 'wasm' or 'ts', got '${o.kernel}'`);
+      if (!Object.hasOwn(KING_LAYOUTS, o.kingBuckets))
+        program.error(`error: --king-buckets must be one of ${Object.keys(KING_LAYOUTS).join(', ')}, got '${o.kingBuckets}'`);
       const hidden = integerArg(program, '--hidden', o.hidden, 8, 4096);
       if (hidden % 8 !== 0) program.error('error: --hidden must be a multiple of 8');
       let data: string[] = [];
@@ -330,6 +337,7 @@ export function registerTrainCommands(program: Command): void {
         outDir: o.outDir,
         hidden,
         buckets: integerArg(program, '--buckets', o.buckets, 1, 16),
+        kings: KING_LAYOUTS[o.kingBuckets],
         epochs: integerArg(program, '--epochs', o.epochs, 1, 10000),
         batch: integerArg(program, '--batch', o.batch, 1, 1 << 24),
         lr: numberArg(program, '--lr', o.lr, 0, 1),

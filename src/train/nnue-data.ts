@@ -19,7 +19,7 @@ import { accessSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { Position } from '../board/position.js';
 import { WHITE } from '../board/types.js';
-import { inputIndex } from '../eval/nnue/network.js';
+import { type KingBuckets, inputIndex, kingKey } from '../eval/nnue/network.js';
 import { isNoisy } from '../search/history.js';
 import { CHUNK_SUFFIX, chunkSummary, unpackChunk } from './chunk.js';
 import { type StoreSelection, isStore, storeFiles } from './store.js';
@@ -108,9 +108,18 @@ export function whiteInputs(set: PositionSet, p: number, out: Int32Array | Uint1
 
 /**
  * The W1 rows of entry p's active inputs, as input * rowSize: the side to
- * move's perspective into us, the other side's into them. Returns how many.
+ * move's perspective into us, the other side's into them, under the king
+ * buckets `kings` (network.ts). Returns how many.
  */
-export function activeRows(set: PositionSet, p: number, rowSize: number, us: Int32Array, them: Int32Array): number {
+export function activeRows(
+  set: PositionSet,
+  p: number,
+  rowSize: number,
+  us: Int32Array,
+  them: Int32Array,
+  kings: KingBuckets | null = null,
+): number {
+  if (kings !== null) return activeRowsByKings(set, p, rowSize, us, them, kings);
   // whiteInputs, written out: this is the trainer's inner loop.
   const entry = set.entries[p];
   const stored = entry >> 1;
@@ -133,6 +142,42 @@ export function activeRows(set: PositionSet, p: number, rowSize: number, us: Int
       them[k] = (black ? white : other) * rowSize;
       k++;
     }
+  }
+  return k;
+}
+
+const pieceCodes = new Int32Array(MAX_FEATURES);
+const pieceSquares = new Int32Array(MAX_FEATURES);
+
+/** activeRows with king buckets: the pieces first, then each perspective's rows under its king's key. */
+function activeRowsByKings(set: PositionSet, p: number, rowSize: number, us: Int32Array, them: Int32Array, kings: KingBuckets): number {
+  const entry = set.entries[p];
+  const stored = entry >> 1;
+  const base = stored * BOARD_BYTES;
+  const flip = (entry & 1) * 7;
+  const b = set.boards;
+  const kingSq = [0, 0];
+  let k = 0;
+  for (let half = 0; half < 2; half++) {
+    const at = base + half * 4;
+    let bits = b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24);
+    while (bits !== 0) {
+      const low = bits & -bits;
+      bits ^= low;
+      const sq = (half * 32 + 31 - Math.clz32(low)) ^ flip;
+      const code = (b[base + 8 + (k >> 1)] >> ((k & 1) * 4)) & 15;
+      if ((code & 7) === 6) kingSq[code >> 3] = sq;
+      pieceCodes[k] = code;
+      pieceSquares[k] = sq;
+      k++;
+    }
+  }
+  const side = set.sides[stored];
+  const keyUs = kingKey(kings, side, kingSq[side]);
+  const keyThem = kingKey(kings, side ^ 1, kingSq[side ^ 1]);
+  for (let i = 0; i < k; i++) {
+    us[i] = inputIndex(side, pieceCodes[i], pieceSquares[i], keyUs) * rowSize;
+    them[i] = inputIndex(side ^ 1, pieceCodes[i], pieceSquares[i], keyThem) * rowSize;
   }
   return k;
 }

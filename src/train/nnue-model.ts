@@ -1,6 +1,6 @@
 // The network in floating point, as the trainer holds it, and the forward
 // and backward pass over one position. Parameters live in one Float32Array:
-//   W1 [768 * H] (input-major), b1 [H], W2 [B * 2H], b2 [B].
+//   W1 [768 * K * H] (input-major; K king buckets), b1 [H], W2 [B * 2H], b2 [B].
 // Forward: each perspective's accumulator is b1 plus the W1 rows of its
 // active inputs; the activation is SCReLU, clamp(x, 0, 1)^2; the output is
 // W2 . [stm activations, other side's activations] + b2 of the position's
@@ -11,7 +11,7 @@
 // the games, bench/fit-scale.ts), scale the centipawns of an output unit
 // (the search's); they may differ.
 
-import { ACTIVATION_SCRELU, NNUE_INPUTS, type Network, maxOutputWeight, outputBucket } from '../eval/nnue/network.js';
+import { ACTIVATION_SCRELU, type KingBuckets, type Network, inputCount, maxOutputWeight, outputBucket } from '../eval/nnue/network.js';
 import { MAX_FEATURES, type PositionSet, activeRows, storedOf } from './nnue-data.js';
 import { unitInterval, xorshift32 } from '../util/random.js';
 
@@ -21,6 +21,8 @@ export const WEIGHT_CLIP = 1.98;
 export interface Shape {
   hidden: number;
   buckets: number;
+  /** King buckets of the inputs (network.ts), or null (or absent) for none. */
+  kings?: KingBuckets | null;
 }
 
 export interface Layout {
@@ -34,7 +36,7 @@ export interface Layout {
 export function layoutOf(shape: Shape): Layout {
   const h = shape.hidden;
   const w1 = 0;
-  const b1 = NNUE_INPUTS * h;
+  const b1 = inputCount(shape.kings ?? null) * h;
   const w2 = b1 + h;
   const b2 = w2 + shape.buckets * 2 * h;
   return { w1, b1, w2, b2, size: b2 + shape.buckets };
@@ -136,6 +138,7 @@ export class ReferencePass implements PositionPass, GradientPass {
   private readonly layout: Layout;
   private readonly h: number;
   private readonly buckets: number;
+  private readonly kings: KingBuckets | null;
   /** The accumulators of the last forward() (the side to move's and the other's); backward() turns them into their gradients. */
   private readonly accUs: Float32Array;
   private readonly accThem: Float32Array;
@@ -149,6 +152,7 @@ export class ReferencePass implements PositionPass, GradientPass {
     this.layout = layoutOf(shape);
     this.h = shape.hidden;
     this.buckets = shape.buckets;
+    this.kings = shape.kings ?? null;
     this.accUs = new Float32Array(shape.hidden);
     this.accThem = new Float32Array(shape.hidden);
   }
@@ -176,7 +180,7 @@ export class ReferencePass implements PositionPass, GradientPass {
   forward(set: PositionSet, p: number, bucket: number): number {
     const { h, params, accUs, accThem, rowsUs, rowsThem } = this;
     const l = this.layout;
-    const count = activeRows(set, p, h, rowsUs, rowsThem);
+    const count = activeRows(set, p, h, rowsUs, rowsThem, this.kings);
     this.count = count;
     for (let j = 0; j < h; j++) {
       accUs[j] = params[l.b1 + j];
@@ -238,7 +242,7 @@ export class ReferencePass implements PositionPass, GradientPass {
  * (widening a trained network instead of starting from random weights).
  */
 export function widen(params: Float32Array, from: Shape, to: Shape, seed: number): Float32Array {
-  if (to.buckets !== from.buckets || to.hidden < from.hidden)
+  if (to.buckets !== from.buckets || to.hidden < from.hidden || !sameKings(from.kings ?? null, to.kings ?? null))
     throw new Error(`cannot widen ${from.hidden}x${from.buckets} to ${to.hidden}x${to.buckets}`);
   const a = layoutOf(from);
   const b = layoutOf(to);
@@ -246,7 +250,8 @@ export function widen(params: Float32Array, from: Shape, to: Shape, seed: number
   initParams(to, wide, seed);
   const h = from.hidden;
   const H = to.hidden;
-  for (let i = 0; i < NNUE_INPUTS; i++) wide.set(params.subarray(a.w1 + i * h, a.w1 + (i + 1) * h), b.w1 + i * H);
+  const inputs = inputCount(from.kings ?? null);
+  for (let i = 0; i < inputs; i++) wide.set(params.subarray(a.w1 + i * h, a.w1 + (i + 1) * h), b.w1 + i * H);
   wide.set(params.subarray(a.b1, a.b1 + h), b.b1);
   wide.fill(0, b.w2, b.b2);
   for (let k = 0; k < to.buckets; k++) {
@@ -301,7 +306,7 @@ export function quantise(
   const limit = maxOutputWeight(activation) - 1;
   const qb = Math.max(minQb, Math.min(1024, Math.floor(limit / maxW2)));
   const q = (x: number, f: number): number => Math.round(Math.max(-WEIGHT_CLIP, Math.min(WEIGHT_CLIP, x)) * f);
-  const w1 = new Int16Array(NNUE_INPUTS * h);
+  const w1 = new Int16Array(inputCount(shape.kings ?? null) * h);
   for (let i = 0; i < w1.length; i++) w1[i] = q(params[l.w1 + i], qa);
   const b1 = new Int16Array(h);
   for (let i = 0; i < h; i++) b1[i] = q(params[l.b1 + i], qa);
@@ -309,5 +314,11 @@ export function quantise(
   for (let i = 0; i < w2.length; i++) w2[i] = q(params[l.w2 + i], qb);
   const b2 = new Int32Array(shape.buckets);
   for (let i = 0; i < shape.buckets; i++) b2[i] = Math.round(params[l.b2 + i] * qa * qb);
-  return { hidden: h, buckets: shape.buckets, activation, qa, qb, scale, w1, b1, w2, b2 };
+  return { kings: shape.kings ?? null, hidden: h, buckets: shape.buckets, activation, qa, qb, scale, w1, b1, w2, b2 };
+}
+
+/** Whether two king layouts are the same (both none, or the same map and mirroring). */
+export function sameKings(a: KingBuckets | null, b: KingBuckets | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.mirror === b.mirror && a.map.every((x, i) => x === b.map[i]);
 }

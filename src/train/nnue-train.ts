@@ -10,8 +10,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Worker, parentPort, workerData } from 'node:worker_threads';
-import { type Network, decodeNetwork, encodeNetwork, outputBucket, shapeText } from '../eval/nnue/network.js';
-import { outputOf, refreshAccumulator } from '../eval/nnue/reference.js';
+import { NNUE_INPUTS, type Network, decodeNetwork, encodeNetwork, outputBucket, shapeText } from '../eval/nnue/network.js';
+import { accumulatorOf, outputOf } from '../eval/nnue/reference.js';
 import { startWorker, workerRole } from '../platform/node.js';
 import { lossChartSvg } from './loss-chart.js';
 import {
@@ -20,9 +20,8 @@ import {
   MAX_FEATURES,
   type PositionFilter,
   type PositionSet,
+  activeRows,
   loadPositions,
-  storedOf,
-  whiteInputs,
 } from './nnue-data.js';
 import {
   type GradientPass,
@@ -35,6 +34,7 @@ import {
   initParams,
   layoutOf,
   quantise,
+  sameKings,
 } from './nnue-model.js';
 import { WasmGradients, wasmTrainerAvailable } from './wasm-gradients.js';
 import { xorshift32 } from '../util/random.js';
@@ -79,6 +79,7 @@ export type TrainKernel = 'wasm' | 'ts';
 export const DEFAULT_TRAIN_SETTINGS: Omit<TrainSettings, 'data' | 'outDir'> = {
   hidden: 256,
   buckets: 1,
+  kings: null,
   // On a few million positions the game result is learnt by heart (the
   // training loss falls far below the validation loss); the search score alone
   // generalises, and that network won its match (docs/records/networks.md, x4 and x6).
@@ -157,7 +158,7 @@ function initialWeights(file: string, shape: Shape, scale: number, seed: number)
   const bytes = new Uint8Array(readFileSync(file));
   if (file.endsWith('.nnue')) {
     const net = decodeNetwork(bytes);
-    if (net.hidden > shape.hidden || net.buckets !== shape.buckets)
+    if (net.hidden > shape.hidden || net.buckets !== shape.buckets || !sameKings(net.kings, shape.kings ?? null))
       throw new Error(`${file} is a ${shapeText(net)} network; --hidden and --buckets ask for ${shapeText(shape)}`);
     const params = dequantise(net, scale);
     return net.hidden === shape.hidden ? params : widen(params, net, shape, seed);
@@ -166,6 +167,103 @@ function initialWeights(file: string, shape: Shape, scale: number, seed: number)
   const size = layoutOf(shape).size;
   if (saved.length !== size) throw new Error(`${file} holds ${saved.length} weights, a ${shapeText(shape)} network has ${size}`);
   return saved;
+}
+
+const BETA1 = 0.9;
+const BETA2 = 0.999;
+
+/**
+ * W1 of a network with king buckets, learnt factored: every input's weights
+ * are a factor shared by all king buckets plus the bucket's own part, and
+ * the network uses their sum. An input seen in one bucket then teaches all
+ * the others too, so that the buckets' many weights need no more games than
+ * one set does; each bucket's part learns only what is particular to it.
+ * The factor starts as a one-bucket network's W1 would and the parts at
+ * zero (or, from --init, the parts hold the weights and the factor is zero).
+ * The trainer's kernels see the sums (params' W1), and a sum's gradient is
+ * that of its part; the factor's is the sum of its parts' over the buckets.
+ */
+class FactoredInputs {
+  private readonly rowBlock: number;
+  private readonly parts: Float32Array;
+  private readonly factor: Float32Array;
+  private readonly mParts: Float32Array;
+  private readonly vParts: Float32Array;
+  private readonly mFactor: Float32Array;
+  private readonly vFactor: Float32Array;
+  private readonly gFactor: Float32Array;
+  private readonly w1Size: number;
+
+  /** params: the network's weights, W1 first (kingBuckets blocks of 768 inputs of `hidden` weights). */
+  constructor(
+    private readonly params: Float32Array,
+    hidden: number,
+    kingBuckets: number,
+    fresh: boolean,
+  ) {
+    const block = NNUE_INPUTS * hidden;
+    const w1Size = block * kingBuckets;
+    this.rowBlock = block;
+    this.w1Size = w1Size;
+    this.parts = new Float32Array(w1Size);
+    this.factor = new Float32Array(block);
+    // Fresh: the factor takes the first bucket's initial weights (initParams), the parts are zero.
+    if (fresh) this.factor.set(params.subarray(0, block));
+    else this.parts.set(params.subarray(0, w1Size));
+    this.mParts = new Float32Array(w1Size);
+    this.vParts = new Float32Array(w1Size);
+    this.mFactor = new Float32Array(block);
+    this.vFactor = new Float32Array(block);
+    this.gFactor = new Float32Array(block);
+    this.write();
+  }
+
+  /** One AdamW step of the parts and the factor from the workers' gradients of the sums (times scale), and the sums written back. */
+  step(grads: Float32Array[], scale: number, lr: number, c1: number, c2: number, decay: number): void {
+    const block = this.rowBlock;
+    const gFactor = this.gFactor;
+    gFactor.fill(0);
+    for (let base = 0; base < this.w1Size; base += block) {
+      for (let j = 0; j < block; j++) {
+        const i = base + j;
+        let g = 0;
+        for (let w = 0; w < grads.length; w++) g += grads[w][i];
+        g *= scale;
+        gFactor[j] += g;
+        this.parts[i] = adamW(this.parts[i], g, this.mParts, this.vParts, i, lr, c1, c2, decay);
+      }
+    }
+    for (let j = 0; j < block; j++) this.factor[j] = adamW(this.factor[j], gFactor[j], this.mFactor, this.vFactor, j, lr, c1, c2, decay);
+    this.write();
+  }
+
+  /** params' W1 = each bucket's part plus the factor, within the quantisation's bound. */
+  private write(): void {
+    const block = this.rowBlock;
+    for (let base = 0; base < this.w1Size; base += block) {
+      for (let j = 0; j < block; j++) {
+        const w = this.parts[base + j] + this.factor[j];
+        this.params[base + j] = w > WEIGHT_CLIP ? WEIGHT_CLIP : w < -WEIGHT_CLIP ? -WEIGHT_CLIP : w;
+      }
+    }
+  }
+}
+
+/** One AdamW step of weight p with gradient g and moments m[i], v[i]. */
+function adamW(
+  p: number,
+  g: number,
+  m: Float32Array,
+  v: Float32Array,
+  i: number,
+  lr: number,
+  c1: number,
+  c2: number,
+  decay: number,
+): number {
+  m[i] = BETA1 * m[i] + (1 - BETA1) * g;
+  v[i] = BETA2 * v[i] + (1 - BETA2) * g * g;
+  return p - lr * ((m[i] * c1) / (Math.sqrt(v[i] * c2) + 1e-8) + decay * p);
 }
 
 /** A seeded Fisher-Yates shuffle of 0..n-1 into order (xorshift32; seed 0 counts as 1). */
@@ -237,7 +335,7 @@ export async function train(
   /** Positions to train on instead of settings.data's files (tests). */
   given?: LoadedData,
 ): Promise<TrainResult> {
-  const shape: Shape = { hidden: settings.hidden, buckets: settings.buckets };
+  const shape: Shape = { hidden: settings.hidden, buckets: settings.buckets, kings: settings.kings ?? null };
   const loss: LossSettings = { wdl: settings.wdl, scale: settings.scale, sigmoidScale: settings.sigmoidScale };
   const t0 = performance.now();
   const data = given ?? loadPositions(settings.data, settings.filter, settings.validPercent);
@@ -261,13 +359,14 @@ export async function train(
   let lastValid = Infinity;
   const m = new Float32Array(layout.size);
   const v = new Float32Array(layout.size);
+  // With king buckets, W1 is learnt as a shared factor plus each bucket's own part.
+  const factored =
+    shape.kings && shape.kings.count > 1 ? new FactoredInputs(params, shape.hidden, shape.kings.count, settings.init === undefined) : null;
   const order = new Int32Array(new SharedArrayBuffer(data.train.count * 4));
   const workers = new GradientWorkers(settings.threads, shape, loss, data, params, order, kernel);
   const history: EpochRecord[] = [];
   const batches = Math.ceil(data.train.count / settings.batch);
   const totalSteps = settings.epochs * batches;
-  const beta1 = 0.9;
-  const beta2 = 0.999;
   let step = 0;
   const trainStart = performance.now();
   try {
@@ -290,19 +389,15 @@ export async function train(
         step++;
         lr = learningRate(settings, epoch, step, totalSteps);
         const scale = 1 / (to - from);
-        const c1 = 1 / (1 - beta1 ** step);
-        const c2 = 1 / (1 - beta2 ** step);
+        const c1 = 1 / (1 - BETA1 ** step);
+        const c2 = 1 / (1 - BETA2 ** step);
         const grads = workers.grads;
-        for (let i = 0; i < layout.size; i++) {
+        if (factored !== null) factored.step(grads, scale, lr, c1, c2, settings.weightDecay);
+        for (let i = factored === null ? 0 : layout.b1; i < layout.size; i++) {
           let g = 0;
           for (let w = 0; w < grads.length; w++) g += grads[w][i];
-          g *= scale;
-          m[i] = beta1 * m[i] + (1 - beta1) * g;
-          v[i] = beta2 * v[i] + (1 - beta2) * g * g;
-          let p = params[i] - lr * ((m[i] * c1) / (Math.sqrt(v[i] * c2) + 1e-8) + settings.weightDecay * params[i]);
-          if (p > WEIGHT_CLIP) p = WEIGHT_CLIP;
-          else if (p < -WEIGHT_CLIP) p = -WEIGHT_CLIP;
-          params[i] = p;
+          const p = adamW(params[i], g * scale, m, v, i, lr, c1, c2, settings.weightDecay);
+          params[i] = p > WEIGHT_CLIP ? WEIGHT_CLIP : p < -WEIGHT_CLIP ? -WEIGHT_CLIP : p;
         }
         const done = (epoch - 1) * batches + b + 1;
         const elapsed = (performance.now() - trainStart) / 1000;
@@ -353,10 +448,11 @@ export async function train(
   writeFileSync(`${base}.nnue`, bytes);
   writeFileSync(`${base}.f32`, new Uint8Array(params.buffer, 0, layout.size * 4));
   writeFileSync(`${base}.svg`, lossChartSvg(history, `kestrel-${hash}: ${shapeText(settings)}, ${data.train.count} positions`));
-  const { filter, ...rest } = settings;
+  const { filter, kings, ...rest } = settings;
+  const kingsRecord = kings ? { count: kings.count, mirror: kings.mirror, map: [...kings.map] } : null;
   writeFileSync(
     `${base}.json`,
-    `${JSON.stringify({ network: `kestrel-${hash}.nnue`, settings: { ...rest, filter, kernel }, positions: data.train.count, validPositions: data.valid.count, history, quantisation: check }, null, 2)}\n`,
+    `${JSON.stringify({ network: `kestrel-${hash}.nnue`, settings: { ...rest, kings: kingsRecord, filter, kernel }, positions: data.train.count, validPositions: data.valid.count, history, quantisation: check }, null, 2)}\n`,
   );
   return { file: `${base}.nnue`, history, positions: data.train.count, validPositions: data.valid.count, quantisation: check };
 }
@@ -369,13 +465,13 @@ function quantisationError(shape: Shape, params: Float32Array, net: Network, set
   const float = new ReferencePass(shape);
   let sum = 0;
   let max = 0;
-  const inputs = new Uint16Array(MAX_FEATURES);
+  const inputsUs = new Int32Array(MAX_FEATURES);
+  const inputsThem = new Int32Array(MAX_FEATURES);
   for (let i = 0; i < samples; i++) {
     const p = Math.floor((i * set.count) / samples);
-    const n = whiteInputs(set, p, inputs);
-    const side = set.sides[storedOf(set, p)];
-    refreshAccumulator(net, side, inputs, n, us);
-    refreshAccumulator(net, side ^ 1, inputs, n, them);
+    const n = activeRows(set, p, 1, inputsUs, inputsThem, net.kings);
+    accumulatorOf(net, inputsUs, n, us);
+    accumulatorOf(net, inputsThem, n, them);
     const bucket = outputBucket(n, net.buckets);
     const diff = Math.abs(outputOf(net, us, them, bucket) - float.evaluate(params, set, p) * scale);
     sum += diff;

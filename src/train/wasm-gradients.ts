@@ -61,7 +61,7 @@ export class WasmGradients implements PositionPass, GradientPass {
 
   forward(set: PositionSet, p: number, bucket: number): number {
     // Rows as byte offsets into the weights, which start at byte 0.
-    this.count = activeRows(set, p, this.shape.hidden * 4, this.rowsUs, this.rowsThem);
+    this.count = activeRows(set, p, this.shape.hidden * 4, this.rowsUs, this.rowsThem, this.shape.kings ?? null);
     return this.k.forward(this.count, this.w2(bucket)) + this.params[this.layout.b2 + bucket];
   }
 

@@ -10,11 +10,15 @@ import { NnueEvaluator } from '../../src/eval/nnue/evaluator.js';
 import {
   ACTIVATION_SCRELU,
   ACTIVATION_SCRELU_SQUARE_FIRST,
+  KING_LAYOUTS,
+  type KingBuckets,
   type Network,
   NetworkError,
   activationOf,
   decodeNetwork,
   encodeNetwork,
+  inputCount,
+  kingKey,
   outputCentipawns,
 } from '../../src/eval/nnue/network.js';
 import { evaluateReference } from '../../src/eval/nnue/reference.js';
@@ -23,9 +27,9 @@ import { initParams, quantise } from '../../src/train/nnue-model.js';
 import { ALL_FENS, PERFT_FENS, mirrorFen, rng } from './fixtures.js';
 
 /** A network of random weights (as training starts), quantised: every input and neuron has some weight. */
-function randomNetwork(hidden: number, buckets = 1, seed = 5, activation = ACTIVATION_SCRELU): Network {
-  const shape = { hidden, buckets };
-  const params = new Float32Array(768 * hidden + hidden + buckets * 2 * hidden + buckets);
+function randomNetwork(hidden: number, buckets = 1, seed = 5, activation = ACTIVATION_SCRELU, kings: KingBuckets | null = null): Network {
+  const shape = { hidden, buckets, kings };
+  const params = new Float32Array(inputCount(kings) * hidden + hidden + buckets * 2 * hidden + buckets);
   initParams(shape, params, seed);
   // Larger weights than an initial network's, so that activations saturate too and clamping is tested.
   for (let i = 0; i < params.length; i++) params[i] *= 4;
@@ -43,15 +47,24 @@ const EP = [
   '8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1',
 ];
 
+/** The cases of the incremental test: each kernel and activation without king buckets, and each kernel with two layouts of them. */
+const INCREMENTAL_CASES = [
+  ...ACTIVATIONS.flatMap((a) => (['ts', 'wasm'] as const).map((k) => [k, a, 'none'] as const)),
+  ...(['ts', 'wasm'] as const).flatMap((k) =>
+    (['4', 'mirror'] as const).map((layout) => [k, ACTIVATION_SCRELU_SQUARE_FIRST, layout] as const),
+  ),
+];
+
 describe('NNUE evaluation', () => {
-  for (const [kernel, activation] of ACTIVATIONS.flatMap((a) => (['ts', 'wasm'] as const).map((k) => [k, a] as const))) {
-    it(`${kernel}, activation ${activation}: incremental accumulators equal a fresh computation after every move of long random games`, () => {
-      const net = randomNetwork(32, 3, 5, activation);
+  for (const [kernel, activation, layout] of INCREMENTAL_CASES) {
+    it(`${kernel}, activation ${activation}, king buckets ${layout}: incremental accumulators equal a fresh computation after every move of long random games`, () => {
+      const kings = KING_LAYOUTS[layout];
+      const net = randomNetwork(32, 3, 5, activation, kings);
       const evaluator = new NnueEvaluator(net, kernel);
       expect(evaluator.kernelName).toBe(kernel);
       const next = rng(2024);
       const moves = new Int32Array(MAX_MOVES);
-      const seen = { kingside: 0, queenside: 0, chess960: 0, ep: 0, promoCapture: 0, nulls: 0 };
+      const seen = { kingside: 0, queenside: 0, chess960: 0, ep: 0, promoCapture: 0, nulls: 0, kingKeyChanges: 0 };
       for (const fen of [...PERFT_FENS, FRC, ...EP]) {
         const pos = new Position(fen);
         pos.chess960 = fen === FRC;
@@ -80,7 +93,9 @@ describe('NNUE evaluation', () => {
           }
           if (moveKind(m) === 3) seen.ep++;
           if (isPromotion(m) && pos.board[(m >> 6) & 63] !== 0) seen.promoCapture++;
+          const keys = [0, 1].map((side) => kingKey(kings, side, pos.kingSq[side]));
           pos.makeMove(m);
+          for (const side of [0, 1]) if (kingKey(kings, side, pos.kingSq[side]) !== keys[side]) seen.kingKeyChanges++;
           if (next(8) === 0) {
             pos.unmakeMove();
             expect(evaluator.evaluate(pos)).toBe(evaluateReference(net, pos));
@@ -94,6 +109,8 @@ describe('NNUE evaluation', () => {
       expect(seen.ep).toBeGreaterThan(3);
       expect(seen.promoCapture).toBeGreaterThan(3);
       expect(seen.nulls).toBeGreaterThan(50);
+      // With king buckets, kings change bucket or mirroring often enough that the refreshes are tested.
+      if (kings !== null) expect(seen.kingKeyChanges).toBeGreaterThan(20);
     });
   }
 
@@ -110,16 +127,41 @@ describe('NNUE evaluation', () => {
     }
   }, 60_000);
 
-  it('a colour-flipped position evaluates the same from the side to move', () => {
-    const net = randomNetwork(64);
+  for (const layout of ['none', '8'] as const) {
+    it(`a colour-flipped position evaluates the same from the side to move (king buckets ${layout})`, () => {
+      const net = randomNetwork(64, 1, 5, ACTIVATION_SCRELU, KING_LAYOUTS[layout]);
+      const evaluator = new NnueEvaluator(net);
+      let nonZero = 0;
+      for (const fen of ALL_FENS) {
+        const a = evaluator.evaluate(new Position(fen));
+        expect(evaluator.evaluate(new Position(mirrorFen(fen)))).toBe(a);
+        if (a !== 0) nonZero++;
+      }
+      expect(nonZero).toBeGreaterThan(ALL_FENS.length / 2);
+    });
+  }
+
+  it('with mirroring king buckets, a position mirrored left to right (no castling rights) evaluates the same', () => {
+    const net = randomNetwork(32, 2, 7, ACTIVATION_SCRELU, KING_LAYOUTS['4']);
     const evaluator = new NnueEvaluator(net);
-    let nonZero = 0;
-    for (const fen of ALL_FENS) {
-      const a = evaluator.evaluate(new Position(fen));
-      expect(evaluator.evaluate(new Position(mirrorFen(fen)))).toBe(a);
-      if (a !== 0) nonZero++;
+    const fens = [
+      '4k3/pp3ppp/2n5/3p4/3P4/2N5/PP3PPP/4K3 w - - 0 1',
+      '6k1/5pp1/2b5/8/8/3Q4/6PP/1R4K1 b - - 0 1',
+      'r6k/8/8/8/8/8/1P5P/K6R w - - 0 1',
+    ];
+    for (const fen of fens) {
+      const [board, ...rest] = fen.split(' ');
+      const mirrored = board
+        .split('/')
+        .map((rank) =>
+          [...rank.replace(/\d/g, (d) => '.'.repeat(Number(d)))]
+            .reverse()
+            .join('')
+            .replace(/\.+/g, (e) => String(e.length)),
+        )
+        .join('/');
+      expect(evaluator.evaluate(new Position([mirrored, ...rest].join(' ')))).toBe(evaluator.evaluate(new Position(fen)));
     }
-    expect(nonZero).toBeGreaterThan(ALL_FENS.length / 2);
   });
 
   it('reads back what it writes, and refuses bad files with the reason', () => {
@@ -150,6 +192,15 @@ describe('NNUE evaluation', () => {
     const squareFirst = randomNetwork(16, 2, 5, ACTIVATION_SCRELU_SQUARE_FIRST);
     expect(squareFirst.qb).toBe(1024);
     expect(decodeNetwork(encodeNetwork(squareFirst))).toEqual(squareFirst);
+    // King buckets: format 2, the map in the payload, the mirroring in the flags.
+    const kings = randomNetwork(16, 2, 5, ACTIVATION_SCRELU_SQUARE_FIRST, KING_LAYOUTS['8']);
+    const kingBytes = encodeNetwork(kings);
+    expect(new DataView(kingBytes.buffer).getUint32(4, true)).toBe(2);
+    expect(new DataView(kingBytes.buffer).getUint32(8, true)).toBe(768 * 8);
+    expect(decodeNetwork(kingBytes)).toEqual(kings);
+    const kingArch = kingBytes.slice();
+    new DataView(kingArch.buffer).setUint32(8, 768, true);
+    bad(kingArch, /768 inputs.*6144 for 8 king bucket/);
   });
 });
 

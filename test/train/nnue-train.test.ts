@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { generateMoves } from '../../src/board/movegen.js';
 import { Position } from '../../src/board/position.js';
 import { MAX_MOVES, WHITE } from '../../src/board/types.js';
-import { decodeNetwork, encodeNetwork } from '../../src/eval/nnue/network.js';
+import { KING_LAYOUTS, decodeNetwork, encodeNetwork } from '../../src/eval/nnue/network.js';
 import { evaluateReference } from '../../src/eval/nnue/reference.js';
 import { DEFAULT_FILTER, type LoadedData, type PositionSet, allocatePositions, putPosition } from '../../src/train/nnue-data.js';
 import { DEFAULT_TRAIN_SETTINGS, train } from '../../src/train/nnue-train.js';
@@ -164,12 +164,136 @@ describe('kestrel train', () => {
   });
 });
 
+/** A FEN's position mirrored left to right (files a-h swapped; castling rights dropped). */
+function mirrorFiles(fen: string): string {
+  const [board, side, , ep, ...rest] = fen.split(' ');
+  const ranks = board.split('/').map((rank) =>
+    [...rank.replace(/\d/g, (d) => '.'.repeat(Number(d)))]
+      .reverse()
+      .join('')
+      .replace(/\.+/g, (e) => String(e.length)),
+  );
+  const mirroredEp = ep === '-' ? '-' : String.fromCharCode(201 - ep.charCodeAt(0)) + ep[1];
+  return [ranks.join('/'), side, '-', mirroredEp, ...rest].join(' ');
+}
+
+describe('king buckets in training', () => {
+  it("the trainer's inputs are the engine's: the float network and the file it is quantised to agree on positions and their mirror images", () => {
+    const kings = KING_LAYOUTS['4'];
+    const shape = { hidden: 16, buckets: 2, kings };
+    const params = new Float32Array(layoutOf(shape).size);
+    initParams(shape, params, 21);
+    for (let i = 0; i < params.length; i++) params[i] *= 3;
+    const net = quantise(shape, params, 255, 64, 400);
+    const float = dequantise(net, 400);
+    const fens: string[] = [];
+    const next = rng(77);
+    const moves = new Int32Array(MAX_MOVES);
+    for (const fen of PERFT_FENS) {
+      const pos = new Position(fen);
+      for (let ply = 0; ply < 30; ply++) {
+        const k = generateMoves(pos, moves, 0, false);
+        if (k === 0) break;
+        pos.makeMove(moves[next(k)]);
+        fens.push(pos.fen());
+      }
+    }
+    const set = allocatePositions(fens.length);
+    fens.forEach((fen, i) => {
+      const pos = new Position(fen);
+      putPosition(set, i, pos.board, pos.side, 1, 0);
+    });
+    const pass = new ReferencePass(shape);
+    let worst = 0;
+    let kingsAway = 0;
+    fens.forEach((fen, i) => {
+      const pos = new Position(fen);
+      if ((pos.kingSq[0] & 7) >= 4 || (pos.kingSq[1] & 7) >= 4) kingsAway++;
+      for (const [mirrored, engineFen] of [
+        [0, fen],
+        [1, mirrorFiles(fen)],
+      ] as const) {
+        set.entries[i] = i * 2 + mirrored;
+        const trainer = pass.evaluate(float, set, i) * 400;
+        worst = Math.max(worst, Math.abs(trainer - evaluateReference(net, new Position(engineFen))));
+      }
+    });
+    expect(kingsAway).toBeGreaterThan(50);
+    // The integer network rounds its activations: a few centipawns at most.
+    expect(worst).toBeLessThan(3);
+  });
+
+  it('a network with king buckets learns material, and its file keeps the layout', async () => {
+    const data: LoadedData = {
+      train: materialSet(20000, 1),
+      valid: materialSet(2000, 2),
+      games: 0,
+      read: 22000,
+      inCheck: 0,
+      noisy: 0,
+      bigScore: 0,
+      mirrored: 0,
+    };
+    const lines: string[] = [];
+    const result = await train(
+      {
+        ...DEFAULT_TRAIN_SETTINGS,
+        data: [],
+        outDir: dir,
+        hidden: 16,
+        kings: KING_LAYOUTS['4'],
+        epochs: 4,
+        batch: 1024,
+        lr: 0.01,
+        threads: 2,
+      },
+      (l) => lines.push(l),
+      () => {},
+      data,
+    );
+    const start = Number(/epoch 0: validation loss ([\d.]+)/.exec(lines.join('\n'))?.[1]);
+    expect(result.history[result.history.length - 1].valid).toBeLessThan(start / 2);
+    expect(result.quantisation.withinTolerance).toBe(true);
+    const net = decodeNetwork(new Uint8Array(readFileSync(result.file)));
+    expect(net.kings).toEqual(KING_LAYOUTS['4']);
+    const record = JSON.parse(readFileSync(result.file.replace(/\.nnue$/, '.json'), 'utf8'));
+    expect(record.settings.kings).toMatchObject({ count: 4, mirror: true });
+  }, 120_000);
+
+  it('learns the buckets factored: from scratch every bucket starts with the same weights, a shared factor', async () => {
+    const data: LoadedData = {
+      train: materialSet(2000, 3),
+      valid: materialSet(500, 4),
+      games: 0,
+      read: 2500,
+      inCheck: 0,
+      noisy: 0,
+      bigScore: 0,
+      mirrored: 0,
+    };
+    const kings = KING_LAYOUTS['4'];
+    const shape = { hidden: 8, buckets: 1, kings };
+    const result = await train(
+      { ...DEFAULT_TRAIN_SETTINGS, data: [], outDir: dir, ...shape, epochs: 1, batch: 512, lr: 0, threads: 1 },
+      () => {},
+      () => {},
+      data,
+    );
+    const written = new Float32Array(new Uint8Array(readFileSync(result.file.replace(/\.nnue$/, '.f32'))).buffer);
+    const block = 768 * 8;
+    const first = Array.from(written.subarray(0, block));
+    expect(first.some((w) => w !== 0)).toBe(true);
+    for (let b = 1; b < 4; b++) expect(Array.from(written.subarray(b * block, (b + 1) * block))).toEqual(first);
+  });
+});
+
 describe('the WebAssembly training kernel', () => {
   for (const shape of [
     { hidden: 32, buckets: 3 },
     { hidden: 64, buckets: 1 },
+    { hidden: 32, buckets: 2, kings: KING_LAYOUTS['8'] },
   ]) {
-    it(`gives the reference's loss and gradients to float32 rounding (2x${shape.hidden}, ${shape.buckets} buckets)`, () => {
+    it(`gives the reference's loss and gradients to float32 rounding (2x${shape.hidden}, ${shape.buckets} buckets, ${shape.kings ? 'king buckets' : 'no king buckets'})`, () => {
       const set = materialSet(3000, 5);
       const size = layoutOf(shape).size;
       const params = new Float32Array(size);

@@ -1,23 +1,39 @@
 // The network as the search uses it: accumulators kept incrementally along
 // the line being searched. For each ply there is a slot of two accumulators
-// (White's and Black's perspective) in a ring; a slot is valid for the
-// position whose stamp (Position.stamp) it carries. To evaluate, the
-// evaluator walks back to the nearest ply with a valid slot and replays the
-// moves' changes (Position.moveChanges) forward: two or three weight rows added
-// or subtracted per perspective and move. Moves that are never evaluated
-// below cost nothing. No allocation per call.
+// (White's and Black's perspective) in a ring; each half is valid for the
+// position whose stamp (Position.stamp) it carries, under the king key
+// (network.ts: kingKey) it was computed with. To evaluate, the evaluator
+// walks back, per perspective, to the nearest ply whose accumulator is valid
+// under the perspective's king key now and replays the moves' changes
+// (Position.moveChanges) forward: two or three weight rows added or
+// subtracted per move, all under today's key (the sums are linear, so a king
+// that left its bucket and came back costs nothing). A perspective whose
+// king has changed bucket since is computed afresh. Moves that are never
+// evaluated below cost nothing. No allocation per call.
 //
 // The arithmetic is done by a Kernel: plain TypeScript here (the reference),
 // or WebAssembly with SIMD (wasm.ts), which must give the same numbers.
 
 import type { Position } from '../../board/position.js';
-import { ACTIVATION_SCRELU_SQUARE_FIRST, type Network, inputIndex, outputBucket, outputCentipawns } from './network.js';
+import {
+  ACTIVATION_SCRELU_SQUARE_FIRST,
+  type KingBuckets,
+  type Network,
+  inputIndex,
+  kingKey,
+  outputBucket,
+  outputCentipawns,
+} from './network.js';
 import { WasmKernel, wasmKernelFits } from './wasm.js';
 
 /** Plies of accumulators kept; at least the search's maximum depth. */
 const RING = 256;
 /** Replaying more moves than this costs more than computing the accumulators afresh. */
 const MAX_REPLAY = 12;
+/** Which perspectives replay() updates: bit 0 White's, bit 1 Black's. */
+const WHITE_ONLY = 1;
+const BLACK_ONLY = 2;
+const BOTH = 3;
 /** The evaluation is clamped to ±this, far from the search's mate scores (30000 less the plies). */
 const MAX_EVAL = 20000;
 
@@ -107,11 +123,14 @@ export type KernelChoice = 'auto' | 'wasm' | 'ts';
 /** Evaluates positions with a network, keeping accumulators along the line. */
 export class NnueEvaluator {
   private readonly hidden: number;
+  private readonly kings: KingBuckets | null;
   private readonly kernel: Kernel;
   /** 'wasm' or 'ts': the kernel in use. */
   readonly kernelName: string;
-  /** The stamp of the position each ring slot holds (0: none). */
-  private readonly slotStamp = new Int32Array(RING);
+  /** Per ring slot and perspective ([slot * 2 + side]): the stamp of the position it holds (0: none). */
+  private readonly slotStamp = new Int32Array(RING * 2);
+  /** ...and the king key it was computed with. */
+  private readonly slotKey = new Int32Array(RING * 2);
   private readonly adds = new Int32Array(4);
   private readonly subs = new Int32Array(4);
   private readonly rows = new Int32Array(32);
@@ -122,6 +141,7 @@ export class NnueEvaluator {
     choice: KernelChoice = 'auto',
   ) {
     this.hidden = net.hidden;
+    this.kings = net.kings;
     const wasm = choice === 'wasm' || (choice === 'auto' && wasmKernelFits(net));
     this.kernel = wasm ? new WasmKernel(net, RING * 2) : new TsKernel(net, RING * 2);
     this.kernelName = wasm ? 'wasm' : 'ts';
@@ -135,63 +155,80 @@ export class NnueEvaluator {
   /** The network's evaluation of pos, centipawns from the side to move's view. */
   evaluate(pos: Position): number {
     const ply = pos.ply;
-    const stamp = pos.stamp;
-    const slots = this.slotStamp;
-    // The nearest ply at or before this one whose accumulators are at hand.
+    // Per perspective, the nearest ply at or before this one whose accumulator is at hand.
     const oldest = Math.max(0, ply - MAX_REPLAY);
-    let p = ply;
-    while (p >= oldest && slots[p & (RING - 1)] !== stamp[p]) p--;
-    if (p < oldest) {
-      this.refresh(pos);
+    const keyWhite = kingKey(this.kings, 0, pos.kingSq[0]);
+    const keyBlack = kingKey(this.kings, 1, pos.kingSq[1]);
+    const white = this.nearest(pos, 0, keyWhite, oldest);
+    const black = this.nearest(pos, 1, keyBlack, oldest);
+    if (white === black && white >= oldest) {
+      // The usual case: both perspectives replay the same moves.
+      for (let q = white; q < ply; q++) this.replay(pos, q, keyWhite, keyBlack, BOTH);
     } else {
-      for (let q = p; q < ply; q++) this.replay(pos, q);
+      if (white < oldest) this.refresh(pos, 0, keyWhite);
+      else for (let q = white; q < ply; q++) this.replay(pos, q, keyWhite, keyBlack, WHITE_ONLY);
+      if (black < oldest) this.refresh(pos, 1, keyBlack);
+      else for (let q = black; q < ply; q++) this.replay(pos, q, keyWhite, keyBlack, BLACK_ONLY);
     }
     const slot = (ply & (RING - 1)) * 2 * this.hidden;
-    const white = slot;
-    const black = slot + this.hidden;
     let bucket = 0;
     if (this.net.buckets > 1) {
       let pieces = 0;
       for (let c = 0; c < 16; c++) pieces += pos.pieceCount[c];
       bucket = outputBucket(pieces, this.net.buckets);
     }
-    const v = pos.side === 0 ? this.kernel.output(white, black, bucket) : this.kernel.output(black, white, bucket);
+    const v = pos.side === 0 ? this.kernel.output(slot, slot + this.hidden, bucket) : this.kernel.output(slot + this.hidden, slot, bucket);
     // Far from the search's mate scores whatever the weights.
     return v > MAX_EVAL ? MAX_EVAL : v < -MAX_EVAL ? -MAX_EVAL : v;
   }
 
-  /** Both accumulators of the current position, from its pieces. */
-  private refresh(pos: Position): void {
-    const h = this.hidden;
-    const slot = (pos.ply & (RING - 1)) * 2 * h;
-    for (let side = 0; side < 2; side++) {
-      let n = 0;
-      for (let sq = 0; sq < 64; sq++) {
-        const piece = pos.board[sq];
-        if (piece !== 0) this.rows[n++] = inputIndex(side, piece, sq) * h;
-      }
-      this.kernel.refresh(slot + side * h, this.rows, n);
-    }
-    this.slotStamp[pos.ply & (RING - 1)] = pos.stamp[pos.ply];
+  /** The nearest ply from pos.ply back to oldest whose accumulator of side is valid under king key `key`, or oldest - 1. */
+  private nearest(pos: Position, side: number, key: number, oldest: number): number {
+    const stamp = pos.stamp;
+    let p = pos.ply;
+    while (p >= oldest && (this.slotStamp[(p & (RING - 1)) * 2 + side] !== stamp[p] || this.slotKey[(p & (RING - 1)) * 2 + side] !== key))
+      p--;
+    return p;
   }
 
-  /** The accumulators of ply q + 1 from those of ply q and the changes of the move between. */
-  private replay(pos: Position, q: number): void {
+  /** The accumulator of perspective side of the current position, from its pieces. */
+  private refresh(pos: Position, side: number, key: number): void {
     const h = this.hidden;
-    const src = (q & (RING - 1)) * 2 * h;
-    const dst = ((q + 1) & (RING - 1)) * 2 * h;
+    const at = (pos.ply & (RING - 1)) * 2 + side;
+    let n = 0;
+    for (let sq = 0; sq < 64; sq++) {
+      const piece = pos.board[sq];
+      if (piece !== 0) this.rows[n++] = inputIndex(side, piece, sq, key) * h;
+    }
+    this.kernel.refresh(at * h, this.rows, n);
+    this.slotStamp[at] = pos.stamp[pos.ply];
+    this.slotKey[at] = key;
+  }
+
+  /**
+   * The accumulators of ply q + 1 from those of ply q and the changes of the
+   * move between, for the perspectives in `sides` (WHITE_ONLY, BLACK_ONLY,
+   * BOTH), each under its king key.
+   */
+  private replay(pos: Position, q: number, keyWhite: number, keyBlack: number, sides: number): void {
+    const h = this.hidden;
     const n = pos.moveChanges(q, this.changes);
     for (let side = 0; side < 2; side++) {
+      if ((sides & (1 << side)) === 0) continue;
+      const key = side === 0 ? keyWhite : keyBlack;
       let nAdds = 0;
       let nSubs = 0;
       for (let k = 0; k < n; k++) {
         const c = this.changes[k];
-        const row = inputIndex(side, c >> 7, (c >> 1) & 63) * h;
+        const row = inputIndex(side, c >> 7, (c >> 1) & 63, key) * h;
         if ((c & 1) !== 0) this.adds[nAdds++] = row;
         else this.subs[nSubs++] = row;
       }
-      this.kernel.update(dst + side * h, src + side * h, this.adds, nAdds, this.subs, nSubs);
+      const src = (q & (RING - 1)) * 2 + side;
+      const dst = ((q + 1) & (RING - 1)) * 2 + side;
+      this.kernel.update(dst * h, src * h, this.adds, nAdds, this.subs, nSubs);
+      this.slotStamp[dst] = pos.stamp[q + 1];
+      this.slotKey[dst] = key;
     }
-    this.slotStamp[(q + 1) & (RING - 1)] = pos.stamp[q + 1];
   }
 }

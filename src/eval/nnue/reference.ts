@@ -2,16 +2,14 @@
 // that the incremental and WebAssembly versions are tested against.
 
 import type { Position } from '../../board/position.js';
-import { type Network, activationOf, inputIndex, outputBucket, outputCentipawns } from './network.js';
+import { type Network, activationOf, inputIndex, kingKey, outputBucket, outputCentipawns } from './network.js';
 
-/** Accumulator of perspective `side` for the given White-perspective inputs: b1 plus their W1 rows. */
-export function refreshAccumulator(net: Network, side: number, whiteInputs: ArrayLike<number>, count: number, out: Int16Array): void {
+/** Accumulator of one perspective with the given inputs (its own indices): b1 plus their W1 rows. */
+export function accumulatorOf(net: Network, inputs: ArrayLike<number>, count: number, out: Int16Array): void {
   const h = net.hidden;
   out.set(net.b1);
   for (let k = 0; k < count; k++) {
-    const white = whiteInputs[k];
-    const input = side === 0 ? white : (white < 384 ? white + 384 : white - 384) ^ 56;
-    const row = input * h;
+    const row = inputs[k] * h;
     for (let j = 0; j < h; j++) out[j] += net.w1[row + j];
   }
 }
@@ -30,24 +28,25 @@ export function outputOf(net: Network, us: Int16Array, them: Int16Array, bucket:
   return outputCentipawns(net, sum, bucket);
 }
 
-/** White-perspective input indices of the pieces of pos, into out; returns how many. */
-function positionInputs(pos: Position, out: Uint16Array | number[]): number {
+/** Perspective side's input indices of the pieces of pos, into out; returns how many. */
+function positionInputs(net: Network, pos: Position, side: number, out: Int32Array): number {
+  const key = kingKey(net.kings, side, pos.kingSq[side]);
   let n = 0;
   for (let sq = 0; sq < 64; sq++) {
     const piece = pos.board[sq];
-    if (piece !== 0) out[n++] = inputIndex(0, piece, sq);
+    if (piece !== 0) out[n++] = inputIndex(side, piece, sq, key);
   }
   return n;
 }
 
 /** The network's evaluation of pos from scratch, centipawns from the side to move's view. */
 export function evaluateReference(net: Network, pos: Position): number {
-  const inputs = new Uint16Array(32);
-  const n = positionInputs(pos, inputs);
+  const inputs = new Int32Array(32);
   const white = new Int16Array(net.hidden);
   const black = new Int16Array(net.hidden);
-  refreshAccumulator(net, 0, inputs, n, white);
-  refreshAccumulator(net, 1, inputs, n, black);
+  accumulatorOf(net, inputs, positionInputs(net, pos, 0, inputs), white);
+  const n = positionInputs(net, pos, 1, inputs);
+  accumulatorOf(net, inputs, n, black);
   const bucket = outputBucket(n, net.buckets);
   return pos.side === 0 ? outputOf(net, white, black, bucket) : outputOf(net, black, white, bucket);
 }
