@@ -26,6 +26,9 @@ import { summariseGames } from '../train/viriformat.js';
 import { errorText } from '../util/errors.js';
 import { integerArg, numberArg, readTextFile } from './args.js';
 
+/** The king layouts of --king-buckets, in the order help lists them. */
+const KING_LAYOUT_NAMES = ['none', 'mirror', '4', '8'].filter((name) => Object.hasOwn(KING_LAYOUTS, name)).join(', ');
+
 /** The FENs of an EPD or FEN file (first four fields of each line), or exits with a one-line error. */
 function readOpenings(program: Command, path: string): string[] {
   const text = readTextFile(program, path, `the openings file ${path}`);
@@ -289,7 +292,7 @@ export function registerTrainCommands(program: Command): void {
     .option('--buckets <n>', 'output buckets by piece count', String(t.buckets))
     .option(
       '--king-buckets <layout>',
-      `inputs by the own king's square: ${Object.keys(KING_LAYOUTS).join(', ')} (mirror: files e-h see the board mirrored; 4 and 8 buckets mirror too)`,
+      `inputs by the own king's square: ${KING_LAYOUT_NAMES} (mirror: files e-h see the board mirrored; 4 and 8 buckets mirror too)`,
       'none',
     )
     .option('--epochs <n>', 'passes over the training positions', String(t.epochs))
@@ -321,7 +324,7 @@ export function registerTrainCommands(program: Command): void {
     .action(async (o: Record<string, string> & { data: string[]; mirror?: boolean }) => {
       if (o.kernel !== 'wasm' && o.kernel !== 'ts') program.error(`error: --kernel must be 'wasm' or 'ts', got '${o.kernel}'`);
       if (!Object.hasOwn(KING_LAYOUTS, o.kingBuckets))
-        program.error(`error: --king-buckets must be one of ${Object.keys(KING_LAYOUTS).join(', ')}, got '${o.kingBuckets}'`);
+        program.error(`error: --king-buckets must be one of ${KING_LAYOUT_NAMES}, got '${o.kingBuckets}'`);
       const hidden = integerArg(program, '--hidden', o.hidden, 8, 4096);
       if (hidden % 8 !== 0) program.error('error: --hidden must be a multiple of 8');
       let data: string[] = [];
