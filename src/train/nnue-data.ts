@@ -85,8 +85,8 @@ for (let piece = 1; piece < 15; piece++) {
   for (let sq = 0; sq < 64; sq++) WHITE_INPUT[piece * 64 + sq] = inputIndex(WHITE, piece, sq);
 }
 
-/** Entry p's White-perspective input indices into out, in square order; returns how many. */
-export function whiteInputs(set: PositionSet, p: number, out: Int32Array | Uint16Array): number {
+/** Entry p's pieces in square order: their codes and squares (mirrored for a mirror-image entry). Returns how many. */
+function entryPieces(set: PositionSet, p: number, codes: Int32Array, squares: Int32Array): number {
   const entry = set.entries[p];
   const base = (entry >> 1) * BOARD_BYTES;
   const flip = (entry & 1) * 7;
@@ -98,11 +98,21 @@ export function whiteInputs(set: PositionSet, p: number, out: Int32Array | Uint1
     while (bits !== 0) {
       const low = bits & -bits;
       bits ^= low;
-      const sq = half * 32 + 31 - Math.clz32(low);
-      const code = (b[base + 8 + (k >> 1)] >> ((k & 1) * 4)) & 15;
-      out[k++] = WHITE_INPUT[code * 64 + (sq ^ flip)];
+      codes[k] = (b[base + 8 + (k >> 1)] >> ((k & 1) * 4)) & 15;
+      squares[k] = (half * 32 + 31 - Math.clz32(low)) ^ flip;
+      k++;
     }
   }
+  return k;
+}
+
+const pieceCodes = new Int32Array(MAX_FEATURES);
+const pieceSquares = new Int32Array(MAX_FEATURES);
+
+/** Entry p's White-perspective input indices into out, in square order; returns how many. */
+export function whiteInputs(set: PositionSet, p: number, out: Int32Array | Uint16Array): number {
+  const k = entryPieces(set, p, pieceCodes, pieceSquares);
+  for (let i = 0; i < k; i++) out[i] = WHITE_INPUT[pieceCodes[i] * 64 + pieceSquares[i]];
   return k;
 }
 
@@ -146,35 +156,16 @@ export function activeRows(
   return k;
 }
 
-const pieceCodes = new Int32Array(MAX_FEATURES);
-const pieceSquares = new Int32Array(MAX_FEATURES);
+/** The squares of the two kings (White's, Black's) of the entry activeRowsByKings is reading. */
+const kingSquares = new Int32Array(2);
 
 /** activeRows with king buckets: the pieces first, then each perspective's rows under its king's key. */
 function activeRowsByKings(set: PositionSet, p: number, rowSize: number, us: Int32Array, them: Int32Array, kings: KingBuckets): number {
-  const entry = set.entries[p];
-  const stored = entry >> 1;
-  const base = stored * BOARD_BYTES;
-  const flip = (entry & 1) * 7;
-  const b = set.boards;
-  const kingSq = [0, 0];
-  let k = 0;
-  for (let half = 0; half < 2; half++) {
-    const at = base + half * 4;
-    let bits = b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24);
-    while (bits !== 0) {
-      const low = bits & -bits;
-      bits ^= low;
-      const sq = (half * 32 + 31 - Math.clz32(low)) ^ flip;
-      const code = (b[base + 8 + (k >> 1)] >> ((k & 1) * 4)) & 15;
-      if ((code & 7) === 6) kingSq[code >> 3] = sq;
-      pieceCodes[k] = code;
-      pieceSquares[k] = sq;
-      k++;
-    }
-  }
-  const side = set.sides[stored];
-  const keyUs = kingKey(kings, side, kingSq[side]);
-  const keyThem = kingKey(kings, side ^ 1, kingSq[side ^ 1]);
+  const k = entryPieces(set, p, pieceCodes, pieceSquares);
+  for (let i = 0; i < k; i++) if ((pieceCodes[i] & 7) === 6) kingSquares[pieceCodes[i] >> 3] = pieceSquares[i];
+  const side = set.sides[storedOf(set, p)];
+  const keyUs = kingKey(kings, side, kingSquares[side]);
+  const keyThem = kingKey(kings, side ^ 1, kingSquares[side ^ 1]);
   for (let i = 0; i < k; i++) {
     us[i] = inputIndex(side, pieceCodes[i], pieceSquares[i], keyUs) * rowSize;
     them[i] = inputIndex(side ^ 1, pieceCodes[i], pieceSquares[i], keyThem) * rowSize;

@@ -49,20 +49,18 @@ function materialSet(count: number, seed: number): PositionSet {
   return set;
 }
 
+/** Training and validation sets of materialSet, as the trainer's loader would give them. */
+function materialData(trainCount: number, trainSeed: number, validCount: number, validSeed: number): LoadedData {
+  const train = materialSet(trainCount, trainSeed);
+  const valid = materialSet(validCount, validSeed);
+  return { train, valid, games: 0, read: trainCount + validCount, inCheck: 0, noisy: 0, bigScore: 0, mirrored: 0 };
+}
+
 describe('kestrel train', () => {
   it.each(['wasm', 'ts'] as const)(
     '%s: learns material: the validation loss falls well below its start, and a queen is worth more than a rook',
     async (kernel) => {
-      const data: LoadedData = {
-        train: materialSet(30000, 1),
-        valid: materialSet(3000, 2),
-        games: 0,
-        read: 33000,
-        inCheck: 0,
-        noisy: 0,
-        bigScore: 0,
-        mirrored: 0,
-      };
+      const data = materialData(30000, 1, 3000, 2);
       const lines: string[] = [];
       const result = await train(
         {
@@ -105,16 +103,7 @@ describe('kestrel train', () => {
     const net = quantise(shape, start, 255, 64, 400);
     const file = join(dir, 'start.nnue');
     writeFileSync(file, encodeNetwork(net));
-    const data: LoadedData = {
-      train: materialSet(2000, 3),
-      valid: materialSet(500, 4),
-      games: 0,
-      read: 2500,
-      inCheck: 0,
-      noisy: 0,
-      bigScore: 0,
-      mirrored: 0,
-    };
+    const data = materialData(2000, 3, 500, 4);
     const settings = {
       ...DEFAULT_TRAIN_SETTINGS,
       data: [],
@@ -224,16 +213,7 @@ describe('king buckets in training', () => {
   });
 
   it('a network with king buckets learns material, and its file keeps the layout', async () => {
-    const data: LoadedData = {
-      train: materialSet(20000, 1),
-      valid: materialSet(2000, 2),
-      games: 0,
-      read: 22000,
-      inCheck: 0,
-      noisy: 0,
-      bigScore: 0,
-      mirrored: 0,
-    };
+    const data = materialData(20000, 1, 2000, 2);
     const lines: string[] = [];
     const result = await train(
       {
@@ -261,16 +241,7 @@ describe('king buckets in training', () => {
   }, 120_000);
 
   it('learns the buckets factored: from scratch every bucket starts with the same weights, a shared factor', async () => {
-    const data: LoadedData = {
-      train: materialSet(2000, 3),
-      valid: materialSet(500, 4),
-      games: 0,
-      read: 2500,
-      inCheck: 0,
-      noisy: 0,
-      bigScore: 0,
-      mirrored: 0,
-    };
+    const data = materialData(2000, 3, 500, 4);
     const kings = KING_LAYOUTS['4'];
     const shape = { hidden: 8, buckets: 1, kings };
     const result = await train(
