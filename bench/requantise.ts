@@ -5,26 +5,37 @@
 // run it). With --activation 2 (squared first, network.ts) the QB may be up
 // to 1024 and nothing is clipped. Measure the result with network-fit.ts
 // (docs/records/networks.md, "What the quantisation costs"):
-//   npx tsx bench/requantise.ts <net.f32> <qb> <out.nnue> [--hidden 128] [--buckets 1] [--no-clip] [--activation 2]
+// The network's king buckets come from the .json record beside the .f32
+// (or --king-buckets <layout> without one).
+//   npx tsx bench/requantise.ts <net.f32> <qb> <out.nnue> [--hidden 128] [--buckets 1] [--no-clip] [--activation 2] [--king-buckets none]
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import { ACTIVATION_SCRELU, encodeNetwork, maxOutputWeight } from '../src/eval/nnue/network.js';
+import { ACTIVATION_SCRELU, KING_LAYOUTS, encodeNetwork, maxOutputWeight, shapeText } from '../src/eval/nnue/network.js';
 import { layoutOf, quantise } from '../src/train/nnue-model.js';
-import { DEFAULT_TRAIN_SETTINGS } from '../src/train/nnue-train.js';
-import { numberOption, positionals, requireFile } from './args.js';
+import { DEFAULT_TRAIN_SETTINGS, recordedKings } from '../src/train/nnue-train.js';
+import { numberOption, positionals, repeatedOption, requireFile } from './args.js';
 
 const args = process.argv.slice(2);
 const [f32, qbText, out] = positionals(args);
 if (f32 === undefined || qbText === undefined || out === undefined) {
-  console.error('usage: requantise.ts <net.f32> <qb> <out.nnue> [--hidden 128] [--buckets 1] [--no-clip] [--activation 2]');
+  console.error(
+    'usage: requantise.ts <net.f32> <qb> <out.nnue> [--hidden 128] [--buckets 1] [--no-clip] [--activation 2] [--king-buckets none]',
+  );
   process.exit(2);
 }
 requireFile(f32, 'the float weights kestrel train writes beside a network (<name>.f32)');
-const shape = { hidden: numberOption(args, '--hidden', 128), buckets: numberOption(args, '--buckets', 1) };
+const layout = repeatedOption(args, '--king-buckets').at(-1) ?? 'none';
+if (!Object.hasOwn(KING_LAYOUTS, layout)) {
+  console.error(`--king-buckets: one of ${Object.keys(KING_LAYOUTS).join(', ')}, not ${layout}`);
+  process.exit(2);
+}
+const recorded = recordedKings(f32);
+const kings = recorded !== undefined ? recorded : KING_LAYOUTS[layout];
+const shape = { hidden: numberOption(args, '--hidden', 128), buckets: numberOption(args, '--buckets', 1), kings };
 const bytes = readFileSync(f32);
 const params = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
 if (params.length !== layoutOf(shape).size) {
-  console.error(`${f32}: ${params.length} weights, not a ${shape.hidden}-wide network with ${shape.buckets} bucket(s)`);
+  console.error(`${f32}: ${params.length} weights, not a ${shapeText(shape)} network`);
   process.exit(2);
 }
 const activation = numberOption(args, '--activation', ACTIVATION_SCRELU);

@@ -7,10 +7,18 @@
 // written with a loss chart and a record of how it was made.
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Worker, parentPort, workerData } from 'node:worker_threads';
-import { NNUE_INPUTS, type Network, decodeNetwork, encodeNetwork, outputBucket, shapeText } from '../eval/nnue/network.js';
+import {
+  type KingBuckets,
+  NNUE_INPUTS,
+  type Network,
+  decodeNetwork,
+  encodeNetwork,
+  outputBucket,
+  shapeText,
+} from '../eval/nnue/network.js';
 import { accumulatorOf, outputOf } from '../eval/nnue/reference.js';
 import { startWorker, workerRole } from '../platform/node.js';
 import { lossChartSvg } from './loss-chart.js';
@@ -163,10 +171,28 @@ function initialWeights(file: string, shape: Shape, scale: number, seed: number)
     const params = dequantise(net, scale);
     return net.hidden === shape.hidden ? params : widen(params, net, shape, seed);
   }
+  const recorded = recordedKings(file);
+  if (recorded !== undefined && !sameKings(recorded, shape.kings ?? null))
+    throw new Error(
+      `${file} is a ${shapeText({ ...shape, kings: recorded })} network (its .json record); --king-buckets asks for ${shapeText(shape)}`,
+    );
   const saved = new Float32Array(bytes.buffer, 0, bytes.length >> 2);
   const size = layoutOf(shape).size;
   if (saved.length !== size) throw new Error(`${file} holds ${saved.length} weights, a ${shapeText(shape)} network has ${size}`);
   return saved;
+}
+
+/**
+ * The king buckets the record beside a .f32 (the .json train wrote with it)
+ * names, null for none (also a record from before king buckets), undefined
+ * without a record: a .f32 holds weights only, and `mirror` has as many as
+ * none.
+ */
+export function recordedKings(f32: string): KingBuckets | null | undefined {
+  const json = f32.replace(/\.f32$/, '.json');
+  if (json === f32 || !existsSync(json)) return undefined;
+  const kings = JSON.parse(readFileSync(json, 'utf8')).settings?.kings;
+  return kings ? { map: Uint8Array.from(kings.map), mirror: kings.mirror, count: kings.count } : null;
 }
 
 const BETA1 = 0.9;
@@ -237,13 +263,21 @@ class FactoredInputs {
     this.write();
   }
 
-  /** params' W1 = each bucket's part plus the factor, within the quantisation's bound. */
+  /**
+   * params' W1 = each bucket's part plus the factor, within the
+   * quantisation's bound; a part is pulled back with its sum, so that a
+   * clipped weight moves again as soon as its gradient turns.
+   */
   private write(): void {
     const block = this.rowBlock;
     for (let base = 0; base < this.w1Size; base += block) {
       for (let j = 0; j < block; j++) {
-        const w = this.parts[base + j] + this.factor[j];
-        this.params[base + j] = w > WEIGHT_CLIP ? WEIGHT_CLIP : w < -WEIGHT_CLIP ? -WEIGHT_CLIP : w;
+        let w = this.parts[base + j] + this.factor[j];
+        if (w > WEIGHT_CLIP || w < -WEIGHT_CLIP) {
+          w = w > 0 ? WEIGHT_CLIP : -WEIGHT_CLIP;
+          this.parts[base + j] = w - this.factor[j];
+        }
+        this.params[base + j] = w;
       }
     }
   }

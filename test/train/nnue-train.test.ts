@@ -255,6 +255,25 @@ describe('king buckets in training', () => {
     const first = Array.from(written.subarray(0, block));
     expect(first.some((w) => w !== 0)).toBe(true);
     for (let b = 1; b < 4; b++) expect(Array.from(written.subarray(b * block, (b + 1) * block))).toEqual(first);
+    // Its .f32 names no layout itself; the record beside it does, and another layout is refused.
+    await expect(
+      train(
+        {
+          ...DEFAULT_TRAIN_SETTINGS,
+          data: [],
+          outDir: dir,
+          hidden: 8,
+          buckets: 1,
+          kings: KING_LAYOUTS['8'],
+          epochs: 1,
+          threads: 1,
+          init: result.file.replace(/\.nnue$/, '.f32'),
+        },
+        () => {},
+        () => {},
+        data,
+      ),
+    ).rejects.toThrow(/768x4m -> 2x8 -> 1 network \(its \.json record\); --king-buckets asks for 768x8m -> 2x8 -> 1/);
   });
 });
 

@@ -1,15 +1,15 @@
 // The network as the search uses it: accumulators kept incrementally along
 // the line being searched. For each ply there is a slot of two accumulators
 // (White's and Black's perspective) in a ring; each half is valid for the
-// position whose stamp (Position.stamp) it carries, under the king key
-// (network.ts: kingKey) it was computed with. To evaluate, the evaluator
+// position whose stamp (Position.stamp) it carries, and was computed under
+// the king key (network.ts: kingKey) it records. To evaluate, the evaluator
 // walks back, per perspective, to the nearest ply whose accumulator is valid
-// under the perspective's king key now and replays the moves' changes
-// (Position.moveChanges) forward: two or three weight rows added or
-// subtracted per move, all under today's key (the sums are linear, so a king
-// that left its bucket and came back costs nothing). A perspective whose
-// king has changed bucket since is computed afresh. Moves that are never
-// evaluated below cost nothing. No allocation per call.
+// and, if it has the perspective's king key of now, replays the moves'
+// changes (Position.moveChanges) forward: two or three weight rows added or
+// subtracted per move. A perspective whose king has changed bucket since
+// (another key) is computed afresh, and the accumulators between stay as
+// they are for their own positions. Moves that are never evaluated below
+// cost nothing. No allocation per call.
 //
 // The arithmetic is done by a Kernel: plain TypeScript here (the reference),
 // or WebAssembly with SIMD (wasm.ts), which must give the same numbers.
@@ -182,13 +182,16 @@ export class NnueEvaluator {
     return v > MAX_EVAL ? MAX_EVAL : v < -MAX_EVAL ? -MAX_EVAL : v;
   }
 
-  /** The nearest ply from pos.ply back to oldest whose accumulator of side is valid under king key `key`, or oldest - 1. */
+  /**
+   * The nearest ply from pos.ply back to oldest whose accumulator of side is
+   * valid, if it was computed under king key `key`; else oldest - 1 (compute
+   * it afresh).
+   */
   private nearest(pos: Position, side: number, key: number, oldest: number): number {
     const stamp = pos.stamp;
     let p = pos.ply;
-    while (p >= oldest && (this.slotStamp[(p & (RING - 1)) * 2 + side] !== stamp[p] || this.slotKey[(p & (RING - 1)) * 2 + side] !== key))
-      p--;
-    return p;
+    while (p >= oldest && this.slotStamp[(p & (RING - 1)) * 2 + side] !== stamp[p]) p--;
+    return p >= oldest && this.slotKey[(p & (RING - 1)) * 2 + side] === key ? p : oldest - 1;
   }
 
   /** The accumulator of perspective side of the current position, from its pieces. */
