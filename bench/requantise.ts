@@ -10,7 +10,7 @@
 //   npx tsx bench/requantise.ts <net.f32> <qb> <out.nnue> [--hidden 128] [--buckets 1] [--no-clip] [--activation 2] [--king-buckets none]
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import { ACTIVATION_SCRELU, KING_LAYOUTS, encodeNetwork, maxOutputWeight, shapeText } from '../src/eval/nnue/network.js';
+import { ACTIVATION_SCRELU, type KingBuckets, encodeNetwork, kingLayout, maxOutputWeight, shapeText } from '../src/eval/nnue/network.js';
 import { layoutOf, quantise } from '../src/train/nnue-model.js';
 import { DEFAULT_TRAIN_SETTINGS, recordedKings } from '../src/train/nnue-train.js';
 import { numberOption, positionals, repeatedOption, requireFile } from './args.js';
@@ -24,13 +24,14 @@ if (f32 === undefined || qbText === undefined || out === undefined) {
   process.exit(2);
 }
 requireFile(f32, 'the float weights kestrel train writes beside a network (<name>.f32)');
-const layout = repeatedOption(args, '--king-buckets').at(-1) ?? 'none';
-if (!Object.hasOwn(KING_LAYOUTS, layout)) {
-  console.error(`--king-buckets: one of ${Object.keys(KING_LAYOUTS).join(', ')}, not ${layout}`);
+let kings: KingBuckets | null = null;
+try {
+  const recorded = recordedKings(f32);
+  kings = recorded !== undefined ? recorded : kingLayout(repeatedOption(args, '--king-buckets').at(-1) ?? 'none');
+} catch (e) {
+  console.error(`--king-buckets: ${(e as Error).message}`);
   process.exit(2);
 }
-const recorded = recordedKings(f32);
-const kings = recorded !== undefined ? recorded : KING_LAYOUTS[layout];
 const shape = { hidden: numberOption(args, '--hidden', 128), buckets: numberOption(args, '--buckets', 1), kings };
 const bytes = readFileSync(f32);
 const params = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);

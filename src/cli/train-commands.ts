@@ -7,7 +7,7 @@ import { type NetworkChoice, decodeNetwork } from '../eval/index.js';
 import { CHUNK_SUFFIX } from '../train/chunk.js';
 import { convertPgn } from '../train/convert-pgn.js';
 import { type GameSource, expandDataPaths, readGameSource } from '../train/nnue-data.js';
-import { KING_LAYOUTS, shapeText } from '../eval/nnue/network.js';
+import { KING_LAYOUT_NAMES, type KingBuckets, kingLayout, shapeText } from '../eval/nnue/network.js';
 import { DEFAULT_SELFPLAY_SETTINGS, type SelfPlaySettings, settingsText } from '../train/selfplay.js';
 import {
   MANIFEST,
@@ -25,9 +25,6 @@ import { runSelfPlay } from '../train/selfplay-run.js';
 import { summariseGames } from '../train/viriformat.js';
 import { errorText } from '../util/errors.js';
 import { integerArg, numberArg, readTextFile } from './args.js';
-
-/** The king layouts of --king-buckets, in the order help lists them. */
-const KING_LAYOUT_NAMES = ['none', 'mirror', '4', '8'].filter((name) => Object.hasOwn(KING_LAYOUTS, name)).join(', ');
 
 /** The FENs of an EPD or FEN file (first four fields of each line), or exits with a one-line error. */
 function readOpenings(program: Command, path: string): string[] {
@@ -292,7 +289,7 @@ export function registerTrainCommands(program: Command): void {
     .option('--buckets <n>', 'output buckets by piece count', String(t.buckets))
     .option(
       '--king-buckets <layout>',
-      `inputs by the own king's square: ${KING_LAYOUT_NAMES} (mirror: files e-h see the board mirrored; 4 and 8 buckets mirror too)`,
+      `inputs by the own king's square: ${KING_LAYOUT_NAMES.join(', ')} (mirror: files e-h see the board mirrored; 4 and 8 buckets mirror too)`,
       'none',
     )
     .option('--epochs <n>', 'passes over the training positions', String(t.epochs))
@@ -323,8 +320,12 @@ export function registerTrainCommands(program: Command): void {
     .option('--kernel <name>', "gradients in 'wasm' (WebAssembly SIMD) or 'ts' (the TypeScript reference)", t.kernel)
     .action(async (o: Record<string, string> & { data: string[]; mirror?: boolean }) => {
       if (o.kernel !== 'wasm' && o.kernel !== 'ts') program.error(`error: --kernel must be 'wasm' or 'ts', got '${o.kernel}'`);
-      if (!Object.hasOwn(KING_LAYOUTS, o.kingBuckets))
-        program.error(`error: --king-buckets must be one of ${KING_LAYOUT_NAMES}, got '${o.kingBuckets}'`);
+      let kings: KingBuckets | null = null;
+      try {
+        kings = kingLayout(o.kingBuckets);
+      } catch (e) {
+        program.error(`error: --king-buckets: ${errorText(e)}`);
+      }
       const hidden = integerArg(program, '--hidden', o.hidden, 8, 4096);
       if (hidden % 8 !== 0) program.error('error: --hidden must be a multiple of 8');
       let data: string[] = [];
@@ -340,7 +341,7 @@ export function registerTrainCommands(program: Command): void {
         outDir: o.outDir,
         hidden,
         buckets: integerArg(program, '--buckets', o.buckets, 1, 16),
-        kings: KING_LAYOUTS[o.kingBuckets],
+        kings,
         epochs: integerArg(program, '--epochs', o.epochs, 1, 10000),
         batch: integerArg(program, '--batch', o.batch, 1, 1 << 24),
         lr: numberArg(program, '--lr', o.lr, 0, 1),

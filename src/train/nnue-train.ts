@@ -16,6 +16,7 @@ import {
   type Network,
   decodeNetwork,
   encodeNetwork,
+  kingBuckets,
   outputBucket,
   shapeText,
 } from '../eval/nnue/network.js';
@@ -192,7 +193,7 @@ export function recordedKings(f32: string): KingBuckets | null | undefined {
   const json = f32.replace(/\.f32$/, '.json');
   if (json === f32 || !existsSync(json)) return undefined;
   const kings = JSON.parse(readFileSync(json, 'utf8')).settings?.kings;
-  return kings ? { map: Uint8Array.from(kings.map), mirror: kings.mirror, count: kings.count } : null;
+  return kings ? kingBuckets(kings.map, kings.mirror) : null;
 }
 
 const BETA1 = 0.9;

@@ -71,7 +71,7 @@ export interface KingBuckets {
 }
 
 /** King buckets of a map of 64 squares. */
-function kingBuckets(map: ArrayLike<number>, mirror: boolean): KingBuckets {
+export function kingBuckets(map: ArrayLike<number>, mirror: boolean): KingBuckets {
   if (map.length !== 64) throw new NetworkError(`a king map has 64 squares, not ${map.length}`);
   const bytes = Uint8Array.from(map);
   let count = 0;
@@ -245,6 +245,15 @@ export const KING_LAYOUTS: Readonly<Record<string, KingBuckets | null>> = {
     true,
   ),
 };
+
+/** The names of KING_LAYOUTS, smallest first. */
+export const KING_LAYOUT_NAMES = ['none', 'mirror', '4', '8'];
+
+/** The king layout of that name (KING_LAYOUTS); throws NetworkError naming the choices for another name. */
+export function kingLayout(name: string): KingBuckets | null {
+  if (!Object.hasOwn(KING_LAYOUTS, name)) throw new NetworkError(`unknown king layout '${name}' (${KING_LAYOUT_NAMES.join(', ')})`);
+  return KING_LAYOUTS[name];
+}
 
 /** A 64-square map from the buckets of files a-d, rank by rank from the first; files e-h mirror them. */
 function ranksLayout(ranks: number[][]): Uint8Array {
