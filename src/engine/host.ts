@@ -316,7 +316,14 @@ export class EngineHost implements JobOwner {
       this.failToStart(job, e);
       return;
     }
-    if (request.kind === 'go' && !request.params.infinite && !request.params.ponder) this.armTimeWatchdog(job, request.params);
+    if (request.kind === 'go' && !request.params.infinite) {
+      if (!request.params.ponder) this.armTimeWatchdog(job, request.params);
+      else if (job.control.ponderhitReceived) {
+        // Ponderhit came while it waited: the clock runs from now, as in ponderhit().
+        job.startedAt = Date.now();
+        this.armTimeWatchdog(job, { ...request.params, ponder: false });
+      }
+    }
     // Stopped while it waited for the worker to boot.
     if (job.stopRequested) this.stopJob(job, true);
   }
@@ -380,7 +387,12 @@ export class EngineHost implements JobOwner {
 
   /** Job.ponderhit(). */
   ponderhit(job: Job): void {
-    if (job.state !== 'running' || job.request.kind !== 'go') return;
+    if (job.state === 'done' || job.request.kind !== 'go') return;
+    if (job.state === 'queued' && job.control.shared) {
+      // It starts as the timed search it has become (post() arms its watchdog).
+      job.control.ponderhit();
+      return;
+    }
     if (!job.control.shared) {
       // The flag cannot reach the search: the move found while pondering is played now.
       this.stopJob(job);

@@ -191,6 +191,8 @@ export class Mcts {
       return { move: fallback, pv: fallback === 0 ? [] : [fallback], score: 0 };
     }
     this.allowedCount = allowRootMoves(this.tree, pos, params, this.rootAllowed, report);
+    // A tree grown under searchmoves has its root's visits on those moves only: the next search starts afresh.
+    if (this.allowedCount < this.tree.edgeCount(0)) this.root.forget();
     this.rootProofChanged = false;
     this.rootSolved = rootSolved(this.tree, this.rootAllowed);
 

@@ -2,10 +2,12 @@
 // as an info string) and a sane default, never an exception:
 //   - a missing or non-numeric value: the limit is ignored;
 //   - negative wtime/btime/winc/binc: 0;
-//   - depth, nodes, mate, movestogo below 1: ignored; movetime below 0: ignored;
+//   - depth, nodes, mate below 1: 1 (a search that ends); movestogo below 1:
+//     ignored; movetime below 0: 0;
 //   - values above the range: clamped (depth to MAX_DEPTH, times to MAX_MS, ...);
 //   - unknown tokens: reported and skipped;
-//   - searchmoves: each move is checked by `checkMove`; bad ones are reported and dropped.
+//   - searchmoves: each move is checked by `checkMove`; bad ones are reported
+//     (the first few by name) and dropped.
 
 import type { GoParams } from '../search/limits.js';
 import { errorText } from '../util/errors.js';
@@ -14,6 +16,8 @@ import { errorText } from '../util/errors.js';
 export const MAX_DEPTH = 100;
 /** Largest time in milliseconds handed to the search (about 24 days). */
 const MAX_MS = 2 ** 31 - 1;
+/** Refused searchmoves reported one by one; the rest are counted. */
+const MAX_SEARCHMOVES_NAMED = 5;
 /** Deepest `go perft`. */
 const MAX_PERFT_DEPTH = 20;
 
@@ -40,10 +44,10 @@ const RANGE: Record<NumberKey, { min: number; below: number | null; max: number 
   winc: { min: 0, below: 0, max: MAX_MS },
   binc: { min: 0, below: 0, max: MAX_MS },
   movestogo: { min: 1, below: null, max: 10000 },
-  depth: { min: 1, below: null, max: MAX_DEPTH },
-  nodes: { min: 1, below: null, max: Number.MAX_SAFE_INTEGER },
-  mate: { min: 1, below: null, max: MAX_DEPTH },
-  movetime: { min: 0, below: null, max: MAX_MS },
+  depth: { min: 1, below: 1, max: MAX_DEPTH },
+  nodes: { min: 1, below: 1, max: Number.MAX_SAFE_INTEGER },
+  mate: { min: 1, below: 1, max: MAX_DEPTH },
+  movetime: { min: 0, below: 0, max: MAX_MS },
 };
 
 /**
@@ -64,15 +68,17 @@ export function parseGo(tokens: string[], checkMove: (text: string) => string): 
       params.ponder = true;
     } else if (token === 'searchmoves') {
       const first = i;
+      let refused = 0;
       while (i < tokens.length && !KEYWORDS.has(tokens[i].toLowerCase())) {
         const text = tokens[i++];
         try {
           const move = checkMove(text.toLowerCase());
           if (!params.searchmoves.includes(move)) params.searchmoves.push(move);
         } catch (e) {
-          messages.push(`searchmoves: ${errorText(e)}; ignored`);
+          if (++refused <= MAX_SEARCHMOVES_NAMED) messages.push(`searchmoves: ${errorText(e)}; ignored`);
         }
       }
+      if (refused > MAX_SEARCHMOVES_NAMED) messages.push(`searchmoves: ${refused - MAX_SEARCHMOVES_NAMED} more refused moves ignored`);
       if (i > first && params.searchmoves.length === 0) messages.push('searchmoves: no legal move given; searching all moves');
     } else if (token === 'perft') {
       const text = tokens[i];

@@ -3,6 +3,11 @@
 // operating system (stdout on a pipe is asynchronous in Node.js, so exiting
 // before that would lose output).
 
+/** `info string <text>`, cut to 300 characters (it may echo arbitrary input). */
+export function infoString(text: string): string {
+  return `info string ${text.length <= 300 ? text : `${text.slice(0, 300)}...`}`;
+}
+
 export interface LineSink {
   write(chunk: string, callback: (error?: Error | null) => void): unknown;
 }
@@ -27,7 +32,7 @@ export class Output {
 
   /** `info string <text>`, cut to 300 characters (it may echo arbitrary input). */
   info(text: string): void {
-    this.write(`info string ${text.length <= 300 ? text : `${text.slice(0, 300)}...`}`);
+    this.write(infoString(text));
   }
 
   private writeRaw(chunk: string): void {

@@ -15,7 +15,10 @@
 //     else a two-ply look's choice, printed as an info line of its own);
 //   - Hash, Clear Hash and ucinewgame sent during a search are applied when
 //     the search ends;
-//   - `go` while a job runs is refused with an info string;
+//   - `go` (or bench) after `stop` but before the stopped job's answer
+//     waits for that answer and then runs (a GUI that moves on at once
+//     after `stop` loses no search); `go` while a job runs that was not
+//     stopped is refused with an info string;
 //   - quit and end of input stop any search, print its bestmove, flush
 //     stdout and exit with code 0 (a perft or bench runs to its end first);
 //   - bad input gets an info string; no input crashes the engine.
@@ -36,7 +39,7 @@ import { boardDiagram } from './board-display.js';
 import { parseGo } from './go-params.js';
 import { formatCurrentMove, formatEmergency, formatLine } from './info.js';
 import { BUILT_IN_NETWORK, OptionValues, optionLines } from './options.js';
-import { Output } from './output.js';
+import { Output, infoString } from './output.js';
 import { TuningOptions, searchParameterOptionLines } from './tuning-options.js';
 import { engineVersion } from '../engine/version.js';
 import { errorText, fileProblem } from '../util/errors.js';
@@ -72,6 +75,15 @@ function clip(text: string, max = 100): string {
   return text.length <= max ? text : `${text.slice(0, max)}...`;
 }
 
+/** A job's output, or a book move, in the order asked for (see UciEngine.answers). */
+interface Answer {
+  /** Null: answered without a job (a book move). */
+  job: Job | null;
+  /** Lines held until every answer before this one is written. */
+  held: string[];
+  done: boolean;
+}
+
 class UciEngine {
   private readonly options = new OptionValues();
   /** A tuning build's search parameters as options (src/search/tuning.ts). */
@@ -81,8 +93,13 @@ class UciEngine {
   /** What the worker replays: the FEN after the last irreversible move, and the moves since. */
   private spec: PositionSpec = { fen: START_FEN, moves: [], chess960: false };
   private readonly host: EngineHost;
-  /** The job running (go, perft, bench), if any. */
-  private job: Job | null = null;
+  /**
+   * The jobs (go, perft, bench) and book answers not yet written, oldest
+   * first. The first writes its output as it comes; the others, queued
+   * behind a stopped job, hold theirs until those before them are done, so
+   * that each bestmove follows its own search.
+   */
+  private answers: Answer[] = [];
   private quitting = false;
   private readonly book = new BookController();
   /** The evaluation the search uses (UseNNUE, EvalFile), and the network's name. */
@@ -193,7 +210,7 @@ class UciEngine {
 
   private isReady(): void {
     // While a job runs, changes wait behind it in the worker: answer now.
-    if (this.job !== null) this.out.write('readyok');
+    if (this.answers.length > 0) this.out.write('readyok');
     else this.host.afterApplied(() => this.out.write('readyok'));
   }
 
@@ -357,12 +374,17 @@ class UciEngine {
     return options;
   }
 
+  /** Whether a new job may start (at once, or queued behind jobs that were stopped); if not, says why. */
+  private mayStart(what: string): boolean {
+    const last = this.answers[this.answers.length - 1]?.job;
+    if (last === undefined || last === null || last.stopRequested || last.state === 'done') return true;
+    this.out.info(`a ${last.request.kind === 'go' ? 'search' : last.request.kind} is running; ${what} ignored (send stop first)`);
+    return false;
+  }
+
   private go(args: string[]): void {
     const receivedAt = Date.now();
-    if (this.job !== null) {
-      this.out.info(`a ${this.job.request.kind === 'go' ? 'search' : this.job.request.kind} is running; go ignored (send stop first)`);
-      return;
-    }
+    if (!this.mayStart('go')) return;
     const parsed = parseGo(args, (text) => moveToUci(this.pos, parseUciMove(this.pos, text)));
     for (const m of parsed.messages) this.out.info(m);
     const position: PositionSpec = { ...this.spec, moves: [...this.spec.moves], chess960: this.options.chess960 };
@@ -374,20 +396,21 @@ class UciEngine {
     if (!params.infinite && !params.ponder) {
       // With OwnBook, a book move is played at once; problems are reported and the engine searches.
       const pick = this.book.pickUci(this.pos, params.searchmoves);
-      this.out.writeLines(pick.lines);
       if (pick.move !== 0) {
-        this.out.write(`bestmove ${pick.uci}`);
+        const answer: Answer = { job: null, held: [], done: false };
+        this.answers.push(answer);
+        for (const line of pick.lines) this.emit(answer, line);
+        this.emit(answer, `bestmove ${pick.uci}`);
+        this.settle(answer);
         return;
       }
+      this.out.writeLines(pick.lines);
     }
     this.run({ kind: 'go', position, params, options: this.searchOptions(), receivedAt });
   }
 
   private bench(args: string[]): void {
-    if (this.job !== null) {
-      this.out.info('a job is running; bench ignored (send stop first)');
-      return;
-    }
+    if (!this.mayStart('bench')) return;
     let depth: number | null = null;
     if (args.length > 0) {
       const range = SETTINGS.benchDepth;
@@ -397,41 +420,67 @@ class UciEngine {
     this.run({ kind: 'bench', depth });
   }
 
-  /** Runs a job on the host, writing its events as UCI text. */
+  /** Runs a job on the host (at once, or after the jobs before it), writing its events as UCI text. */
   private run(request: JobRequest): void {
     const showWdl = this.options.showWdl;
+    const answer: Answer = { job: null, held: [], done: false };
+    this.answers.push(answer);
     const listener: JobListener = {
-      line: (line) => this.out.write(formatLine(line, showWdl)),
-      currmove: (move) => this.out.write(formatCurrentMove(move)),
-      text: (text) => this.out.write(text),
-      note: (text) => this.out.info(text),
+      line: (line) => this.emit(answer, formatLine(line, showWdl)),
+      currmove: (move) => this.emit(answer, formatCurrentMove(move)),
+      text: (text) => this.emit(answer, text),
+      note: (text) => this.emit(answer, infoString(text)),
       emergency: (choice) => {
         const info = formatEmergency(choice);
-        if (info !== null) this.out.write(info);
+        if (info !== null) this.emit(answer, info);
       },
-      done: (outcome) => this.jobDone(job, outcome),
+      done: (outcome) => this.jobDone(answer, request, outcome),
     };
-    const job = this.host.submit(request, listener);
-    if (job.state !== 'done') this.job = job;
+    answer.job = this.host.submit(request, listener);
   }
 
-  private jobDone(job: Job, outcome: JobOutcome): void {
-    if (this.job === job) this.job = null;
-    this.out.writeLines(outcome.lines);
-    if (job.request.kind === 'go') {
-      this.out.write(`bestmove ${outcome.bestMove ?? NO_MOVE_UCI}${outcome.ponderMove !== null ? ` ponder ${outcome.ponderMove}` : ''}`);
+  private jobDone(answer: Answer, request: JobRequest, outcome: JobOutcome): void {
+    for (const line of outcome.lines) this.emit(answer, line);
+    if (request.kind === 'go') {
+      this.emit(answer, `bestmove ${outcome.bestMove ?? NO_MOVE_UCI}${outcome.ponderMove !== null ? ` ponder ${outcome.ponderMove}` : ''}`);
+    }
+    this.settle(answer);
+  }
+
+  /** Writes a line of `answer`'s now if it is the oldest unanswered, else holds it. */
+  private emit(answer: Answer, line: string): void {
+    if (this.answers[0] === answer) this.out.write(line);
+    else answer.held.push(line);
+  }
+
+  /** `answer` is complete: it and every complete one after it are written and forgotten. */
+  private settle(answer: Answer): void {
+    answer.done = true;
+    while (this.answers.length > 0 && this.answers[0].done) {
+      this.answers.shift();
+      const next = this.answers[0];
+      if (next !== undefined) {
+        this.out.writeLines(next.held);
+        next.held = [];
+      }
     }
   }
 
+  /** The jobs not yet done, oldest first. */
+  private jobs(): Job[] {
+    return this.answers.flatMap((a) => (a.job !== null && a.job.state !== 'done' ? [a.job] : []));
+  }
+
   private stop(): void {
-    // Nothing to stop: a GUI may send stop after bestmove.
-    this.job?.stop();
+    // Nothing to stop: a GUI may send stop after bestmove. A job queued
+    // behind a stopped one is stopped too: it was asked for before this stop.
+    for (const job of this.jobs()) job.stop();
   }
 
   private ponderhit(): void {
-    const job = this.job;
+    const job = this.answers[this.answers.length - 1]?.job ?? null;
     const request = job?.request;
-    if (job === null || request?.kind !== 'go' || !request.params.ponder || job.control.ponderhitReceived) {
+    if (job === null || job.state === 'done' || request?.kind !== 'go' || !request.params.ponder || job.control.ponderhitReceived) {
       this.out.info('ponderhit without a ponder search; ignored');
       return;
     }
@@ -448,22 +497,20 @@ class UciEngine {
     if (this.quitting) return;
     this.quitting = true;
     try {
-      const job = this.job;
-      if (job !== null && job.request.kind !== 'go') {
-        // A perft or bench asked for before quit runs to its end, so that its
-        // totals are printed, as an engine that runs them on its input thread does.
-        while (this.job === job) await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-      this.job?.stop();
-      // Give the search its bestmove and the worker its pending isready answers, briefly.
+      // Searches stop; a perft or bench asked for before quit runs to its
+      // end, so that its totals are printed, as an engine that runs them on
+      // its input thread does.
+      for (const job of this.jobs()) if (job.request.kind === 'go') job.stop();
+      while (this.jobs().some((job) => job.request.kind !== 'go')) await new Promise((resolve) => setTimeout(resolve, 5));
+      // Give the searches their bestmoves and the worker its pending isready answers, briefly.
       const deadline = performance.now() + QUIT_GRACE_MS;
-      while ((this.job?.request.kind === 'go' || this.host.applying) && performance.now() < deadline) {
+      while ((this.jobs().length > 0 || this.host.applying) && performance.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 2));
       }
       // An isready still waiting was sent before the job started (isready
       // during a job is answered at once): its readyok comes first.
       this.host.flushApplied();
-      if (this.job?.request.kind === 'go') this.job.settleNow();
+      for (const job of this.jobs()) job.settleNow();
       await this.out.flush(200);
     } catch {
       // Exit anyway.

@@ -206,6 +206,17 @@ describe('legal moves', () => {
     expect(lines[lines.length - 1].multipv).toBe(2);
   });
 
+  it('does not keep a tree grown under searchmoves for the next search', () => {
+    // Its root's visits are all on the moves allowed: kept, they would outweigh a free search's.
+    const searcher = new Driver(4);
+    const pos = new Position(START);
+    run(searcher, pos, 'mcts', { nodes: 500, searchmoves: ['a2a3'] });
+    const free = run(searcher, pos, 'mcts', { nodes: 500 });
+    expect(free.notes.some((n) => n.startsWith('mcts: reusing'))).toBe(false);
+    const again = run(searcher, pos, 'mcts', { nodes: 500 });
+    expect(again.notes.some((n) => n.startsWith('mcts: reusing'))).toBe(true);
+  });
+
   it('answers at once with a legal move when stopped before it starts', () => {
     const control = new SearchControl();
     control.stop();

@@ -55,10 +55,24 @@ describe('parseGo', () => {
     expect(params.depth).toBe(MAX_DEPTH);
     expect(params.nodes).toBe(1500);
     expect(params.winc).toBe(0);
-    expect(params.movetime).toBeUndefined();
+    expect(params.movetime).toBe(0);
     expect(params.mate).toBeUndefined();
     expect(params.wtime).toBeUndefined();
     expect(messages).toHaveLength(5);
+  });
+
+  it('a limit below 1 becomes 1, so that the search still ends by itself', () => {
+    const { params, messages } = go('depth 0 nodes -5 mate 0');
+    expect([params.depth, params.nodes, params.mate]).toEqual([1, 1, 1]);
+    expect(messages).toEqual(['go: depth 0 is below 1; using 1', 'go: nodes -5 is below 1; using 1', 'go: mate 0 is below 1; using 1']);
+  });
+
+  it('names the first few refused searchmoves and counts the rest', () => {
+    const { params, messages } = go(`searchmoves e2e4 ${'zz '.repeat(20000)}depth 2`);
+    expect(params.searchmoves).toEqual(['e2e4']);
+    expect(params.depth).toBe(2);
+    expect(messages).toHaveLength(6);
+    expect(messages[5]).toBe('searchmoves: 19995 more refused moves ignored');
   });
 
   it('searchmoves with no legal move searches all moves, and says so', () => {

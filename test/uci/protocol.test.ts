@@ -216,6 +216,58 @@ describe('responsiveness while searching', () => {
     expect(e.lines.filter((l) => BESTMOVE.test(l))).toHaveLength(1);
   }, 20000);
 
+  it('runs a go sent after stop before the bestmove came, and answers both in order', async () => {
+    const e = await engine();
+    e.send('go infinite');
+    await e.waitFor(/^info depth/);
+    // A GUI that moves on at once: stop, the new position and go in one write.
+    e.send('stop\nposition startpos moves e2e4\ngo depth 4');
+    const first = parseBestmove(await e.waitFor(BESTMOVE));
+    const second = parseBestmove(await e.waitFor(BESTMOVE, 10000));
+    expect(first.best).toMatch(/^[a-h]2[a-h][34]$|^[bg]1[a-h]3$/); // White's first move
+    expect(second.best).toMatch(/^[a-h]7[a-h][56]$|^[bg]8[a-h]6$/); // Black's reply to 1. e4
+    expect(e.lines.some((l) => /ignored/.test(l))).toBe(false);
+  }, 20000);
+
+  it('a ponder miss sent at once: stop, position and a timed go get two bestmoves', async () => {
+    const e = await engine();
+    e.send('position startpos moves e2e4');
+    e.send('go ponder wtime 5000 btime 5000');
+    await e.waitFor(/^info depth/);
+    e.send('stop\nposition startpos moves e2e4 c7c5\ngo wtime 1000 btime 1000');
+    await e.waitFor(BESTMOVE);
+    const t0 = performance.now();
+    const { best } = parseBestmove(await e.waitFor(BESTMOVE, 3000));
+    expect(performance.now() - t0).toBeLessThan(1500);
+    expect(best).toMatch(/^[a-h][12][a-h][1-4]$/); // White's move
+  }, 20000);
+
+  it('a ponderhit for a ponder search queued behind a stopped one starts its clock', async () => {
+    const e = await engine();
+    e.send('position startpos moves e2e4');
+    e.send('go ponder wtime 5000 btime 5000');
+    await e.waitFor(/^info depth/);
+    e.send('stop\nposition startpos moves e2e4 c7c5 g1f3\ngo ponder wtime 1000 btime 1000\nponderhit');
+    await e.waitFor(BESTMOVE);
+    const t0 = performance.now();
+    const { best } = parseBestmove(await e.waitFor(BESTMOVE, 3000));
+    expect(performance.now() - t0).toBeLessThan(1500);
+    expect(best).toMatch(/^[a-h][578][a-h][1-6]$/); // Black's move
+    expect(e.lines.some((l) => /ponderhit without/.test(l))).toBe(false);
+  }, 20000);
+
+  it('stop also ends a go queued behind a stopped search, each bestmove once', async () => {
+    const e = await engine();
+    e.send('go infinite');
+    await e.waitFor(/^info depth/);
+    e.send('stop\ngo infinite\nstop\ngo depth 1\nisready');
+    await e.waitFor(/^readyok$/);
+    for (let i = 0; i < 3; i++) await e.waitFor(BESTMOVE, 5000);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await e.sync()).toEqual([]);
+    expect(e.lines.filter((l) => BESTMOVE.test(l))).toHaveLength(3);
+  }, 20000);
+
   it('ignores a stop with no search running', async () => {
     const e = await engine();
     e.send('stop');
@@ -365,8 +417,8 @@ describe('go', () => {
     expect(infos).toEqual([
       'info string go: btime -100 is below 0; using 0',
       "info string go: wtime 'abc' is not a number; ignored",
-      'info string go: depth 0 is below 1; ignored',
-      'info string go: nodes -5 is below 1; ignored',
+      'info string go: depth 0 is below 1; using 1',
+      'info string go: nodes -5 is below 1; using 1',
       'info string go: movestogo 0 is below 1; ignored',
       "info string go: unknown token 'banana' ignored",
       'info string go: movetime needs a value; ignored',
