@@ -293,13 +293,18 @@ export class EngineHost implements JobOwner {
     const control = job.control.buffer;
     try {
       if (request.kind === 'go') {
-        job.startedAt = request.receivedAt ?? Date.now();
+        // A ponder search whose ponderhit came while it waited runs as the timed search it became, its clock from the ponderhit.
+        job.startedAt = job.ponderhitAt ?? request.receivedAt ?? Date.now();
         const params = request.params;
         this.worker.post({
           type: 'go',
           id,
           position: request.position,
-          params: job.holdAnswer ? { ...params, infinite: false, ponder: false } : params,
+          params: job.holdAnswer
+            ? { ...params, infinite: false, ponder: false }
+            : job.ponderhitAt !== null
+              ? { ...params, ponder: false }
+              : params,
           options: request.options,
           control,
           receivedAt: job.startedAt,
@@ -316,13 +321,8 @@ export class EngineHost implements JobOwner {
       this.failToStart(job, e);
       return;
     }
-    if (request.kind === 'go' && !request.params.infinite) {
-      if (!request.params.ponder) this.armTimeWatchdog(job, request.params);
-      else if (job.control.ponderhitReceived) {
-        // Ponderhit came while it waited: the clock runs from now, as in ponderhit().
-        job.startedAt = Date.now();
-        this.armTimeWatchdog(job, { ...request.params, ponder: false });
-      }
+    if (request.kind === 'go' && !request.params.infinite && (!request.params.ponder || job.ponderhitAt !== null)) {
+      this.armTimeWatchdog(job, { ...request.params, ponder: false });
     }
     // Stopped while it waited for the worker to boot.
     if (job.stopRequested) this.stopJob(job, true);
@@ -388,9 +388,11 @@ export class EngineHost implements JobOwner {
   /** Job.ponderhit(). */
   ponderhit(job: Job): void {
     if (job.state === 'done' || job.request.kind !== 'go') return;
-    if (job.state === 'queued' && job.control.shared) {
-      // It starts as the timed search it has become (post() arms its watchdog).
+    if (job.state === 'queued') {
+      // It starts as the timed search it has become (post()).
+      job.ponderhitAt = Date.now();
       job.control.ponderhit();
+      if (!job.request.params.infinite) job.holdAnswer = false;
       return;
     }
     if (!job.control.shared) {

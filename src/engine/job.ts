@@ -77,6 +77,8 @@ export class Job {
   startedAt = 0;
   deadline = Infinity;
   timer: ReturnType<typeof setTimeout> | null = null;
+  /** Date.now() of a ponderhit that came while the job waited in the queue. */
+  ponderhitAt: number | null = null;
   /** See the header: an infinite or ponder search without shared memory. */
   holdAnswer = false;
   held: { bestMove: string | null; ponderMove: string | null } | null = null;

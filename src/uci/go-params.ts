@@ -2,8 +2,9 @@
 // as an info string) and a sane default, never an exception:
 //   - a missing or non-numeric value: the limit is ignored;
 //   - negative wtime/btime/winc/binc: 0;
-//   - depth, nodes, mate below 1: 1 (a search that ends); movestogo below 1:
-//     ignored; movetime below 0: 0;
+//   - depth, nodes, mate below 1: 1 (depth and nodes then end the search;
+//     mate, as any mate search, runs until it finds one or is stopped);
+//     movestogo below 1: ignored; movetime below 0: 0;
 //   - values above the range: clamped (depth to MAX_DEPTH, times to MAX_MS, ...);
 //   - unknown tokens: reported and skipped;
 //   - searchmoves: each move is checked by `checkMove`; bad ones are reported

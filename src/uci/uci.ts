@@ -374,57 +374,72 @@ class UciEngine {
     return options;
   }
 
-  /** Whether a new job may start (at once, or queued behind jobs that were stopped); if not, says why. */
-  private mayStart(what: string): boolean {
+  /**
+   * Starts a go or bench (`start` makes its job or answers it) in line after
+   * the jobs before it; refuses it, saying why, while one is still running
+   * unstopped. Only a stopped search is waited for: it answers within
+   * milliseconds, while perft and bench run to their end.
+   */
+  private startAnswer(what: string, start: (answer: Answer) => void): void {
     const last = this.answers[this.answers.length - 1]?.job;
-    if (last === undefined || last === null || last.stopRequested || last.state === 'done') return true;
-    this.out.info(`a ${last.request.kind === 'go' ? 'search' : last.request.kind} is running; ${what} ignored (send stop first)`);
-    return false;
+    if (last !== undefined && last !== null && last.state !== 'done' && !(last.request.kind === 'go' && last.stopRequested)) {
+      this.out.info(`a ${last.request.kind === 'go' ? 'search' : last.request.kind} is running; ${what} ignored (send stop first)`);
+      return;
+    }
+    const answer: Answer = { job: null, held: [], done: false };
+    this.answers.push(answer);
+    try {
+      start(answer);
+    } finally {
+      // Neither a job nor an answer (it threw): it must not hold up the answers after it.
+      if (answer.job === null && !answer.done) this.settle(answer);
+    }
   }
 
   private go(args: string[]): void {
     const receivedAt = Date.now();
-    if (!this.mayStart('go')) return;
+    this.startAnswer('go', (answer) => this.startGo(answer, args, receivedAt));
+  }
+
+  private startGo(answer: Answer, args: string[], receivedAt: number): void {
     const parsed = parseGo(args, (text) => moveToUci(this.pos, parseUciMove(this.pos, text)));
-    for (const m of parsed.messages) this.out.info(m);
+    for (const m of parsed.messages) this.emit(answer, infoString(m));
     const position: PositionSpec = { ...this.spec, moves: [...this.spec.moves], chess960: this.options.chess960 };
     if (parsed.perft !== null) {
-      this.run({ kind: 'perft', position, depth: parsed.perft });
+      this.run(answer, { kind: 'perft', position, depth: parsed.perft });
       return;
     }
     const params = parsed.params;
     if (!params.infinite && !params.ponder) {
       // With OwnBook, a book move is played at once; problems are reported and the engine searches.
       const pick = this.book.pickUci(this.pos, params.searchmoves);
+      for (const line of pick.lines) this.emit(answer, line);
       if (pick.move !== 0) {
-        const answer: Answer = { job: null, held: [], done: false };
-        this.answers.push(answer);
-        for (const line of pick.lines) this.emit(answer, line);
         this.emit(answer, `bestmove ${pick.uci}`);
         this.settle(answer);
         return;
       }
-      this.out.writeLines(pick.lines);
     }
-    this.run({ kind: 'go', position, params, options: this.searchOptions(), receivedAt });
+    this.run(answer, { kind: 'go', position, params, options: this.searchOptions(), receivedAt });
   }
 
   private bench(args: string[]): void {
-    if (!this.mayStart('bench')) return;
+    this.startAnswer('bench', (answer) => this.startBench(answer, args));
+  }
+
+  private startBench(answer: Answer, args: string[]): void {
     let depth: number | null = null;
     if (args.length > 0) {
       const range = SETTINGS.benchDepth;
       if (/^\d+$/.test(args[0]) && Number(args[0]) >= range.min && Number(args[0]) <= range.max) depth = Number(args[0]);
-      else this.out.info(`bench: depth '${clip(args[0])}' is not in ${rangeText(range)}; using the default`);
+      else this.emit(answer, infoString(`bench: depth '${clip(args[0])}' is not in ${rangeText(range)}; using the default`));
     }
-    this.run({ kind: 'bench', depth });
+    this.run(answer, { kind: 'bench', depth });
   }
 
-  /** Runs a job on the host (at once, or after the jobs before it), writing its events as UCI text. */
-  private run(request: JobRequest): void {
+  /** Runs a job on the host (at once, or after the jobs before it), writing its events as UCI text through its answer. */
+  private run(answer: Answer, request: JobRequest): void {
     const showWdl = this.options.showWdl;
-    const answer: Answer = { job: null, held: [], done: false };
-    this.answers.push(answer);
     const listener: JobListener = {
       line: (line) => this.emit(answer, formatLine(line, showWdl)),
       currmove: (move) => this.emit(answer, formatCurrentMove(move)),
@@ -441,6 +456,7 @@ class UciEngine {
 
   private jobDone(answer: Answer, request: JobRequest, outcome: JobOutcome): void {
     for (const line of outcome.lines) this.emit(answer, line);
+    if (request.kind !== 'go' && outcome.cancelled) this.emit(answer, infoString(`${request.kind} stopped before it started`));
     if (request.kind === 'go') {
       this.emit(answer, `bestmove ${outcome.bestMove ?? NO_MOVE_UCI}${outcome.ponderMove !== null ? ` ponder ${outcome.ponderMove}` : ''}`);
     }
@@ -485,7 +501,7 @@ class UciEngine {
       return;
     }
     // Without shared memory the flag cannot reach the search: the move found while pondering is played now.
-    if (!job.reachable) this.out.info('ponderhit: without shared memory the ponder search ends here');
+    if (!job.reachable && job.state === 'running') this.out.info('ponderhit: without shared memory the ponder search ends here');
     job.ponderhit();
   }
 

@@ -260,12 +260,16 @@ describe('responsiveness while searching', () => {
     const e = await engine();
     e.send('go infinite');
     await e.waitFor(/^info depth/);
-    e.send('stop\ngo infinite\nstop\ngo depth 1\nisready');
+    e.send('stop\ngo infinite\nstop\ngo depth 1 searchmoves zz\nisready');
     await e.waitFor(/^readyok$/);
     for (let i = 0; i < 3; i++) await e.waitFor(BESTMOVE, 5000);
     await new Promise((r) => setTimeout(r, 200));
     expect(await e.sync()).toEqual([]);
     expect(e.lines.filter((l) => BESTMOVE.test(l))).toHaveLength(3);
+    // The third go's own messages come after the second's bestmove.
+    const refused = e.lines.findIndex((l) => l.startsWith("info string searchmoves: malformed move 'zz'"));
+    const bestmoves = e.lines.flatMap((l, i) => (BESTMOVE.test(l) ? [i] : []));
+    expect(refused).toBeGreaterThan(bestmoves[1]);
   }, 20000);
 
   it('ignores a stop with no search running', async () => {
