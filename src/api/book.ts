@@ -74,10 +74,19 @@ export class Book {
     }));
   }
 
-  /** A move to play: at random in proportion to the weights ('weighted', the default) or the heaviest ('best'); null when out of book. */
-  pick(position: PositionInput, options: { mode?: 'weighted' | 'best'; random?: () => number; chess960?: boolean } = {}): Move | null {
+  /**
+   * A move to play: at random in proportion to the weights ('weighted', the
+   * default) or the heaviest ('best'), among the moves `only` names (UCI)
+   * if given; null when out of book.
+   */
+  pick(
+    position: PositionInput,
+    options: { mode?: 'weighted' | 'best'; random?: () => number; chess960?: boolean; only?: readonly string[] } = {},
+  ): Move | null {
     const { pos } = readPosition(position, options.chess960 ?? false);
-    const choice = pickEntry(this.book.probe(pos).entries, options.mode ?? 'weighted', options.random ?? Math.random);
+    const only = options.only;
+    const entries = this.book.probe(pos).entries.filter((e) => only === undefined || only.includes(moveToUci(pos, e.move)));
+    const choice = pickEntry(entries, options.mode ?? 'weighted', options.random ?? Math.random);
     return choice === null ? null : { uci: moveToUci(pos, choice.move), san: moveToSan(pos, choice.move) };
   }
 }

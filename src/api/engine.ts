@@ -21,7 +21,7 @@ import type { GoParams, SearchOptions } from '../search/limits.js';
 import { HAS_SHARED_MEMORY } from '../search/shared-memory.js';
 import { openTablebases } from '../engine/tablebases.js';
 import { PROBE_FAILED, type Tablebases, wdlFromDtz } from '../syzygy/tablebases.js';
-import { MAX_MOVES } from '../board/types.js';
+import { MAX_MOVES, WHITE } from '../board/types.js';
 import { generateMoves } from '../board/movegen.js';
 import { Book } from './book.js';
 import { AbortError, EngineClosedError, EngineFailedError, InvalidNetworkError, type KestrelError } from './errors.js';
@@ -45,6 +45,13 @@ export interface Search extends AsyncIterable<SearchLine> {
   readonly result: Promise<AnalysisResult>;
   /** Stops the search (like aborting its signal); the result then holds what was found. */
   stop(): void;
+}
+
+/** A search's arguments, checked and in the host's terms. */
+interface Prepared {
+  read: ReadPosition;
+  params: GoParams;
+  searchOptions: SearchOptions;
 }
 
 /** A search of the library: its job on the host, and what it has reported. */
@@ -113,6 +120,7 @@ export class Engine {
   readonly driver: SearchDriver;
   private readonly bookOption: boolean | Book;
   private book: Promise<Book> | null = null;
+  private loadedBook: Book | null = null;
   private readonly onLog: (text: string) => void;
   private readonly host: EngineHost;
   private isClosed = false;
@@ -132,8 +140,20 @@ export class Engine {
     if (typeof driver !== 'string' || !isSearchDriver(driver))
       throw new RangeError(`driver must be one of ${SEARCH_DRIVERS.join(', ')}, not ${String(driver)}`);
     this.driver = driver;
-    this.bookOption = options.book ?? false;
-    const onLog = options.onLog ?? (() => {});
+    const book = options.book ?? false;
+    if (typeof book !== 'boolean' && !(book instanceof Book))
+      throw new TypeError(`book must be true, false or a Book (await Book.load(path) reads a file), not ${String(book)}`);
+    this.bookOption = book;
+    const log = options.onLog;
+    if (log !== undefined && typeof log !== 'function') throw new TypeError('onLog must be a function');
+    // A listener that throws must not break the engine (it is called from the worker's message handler).
+    const onLog = (text: string): void => {
+      try {
+        log?.(text);
+      } catch {
+        // ignored: nowhere left to report it
+      }
+    };
     this.onLog = onLog;
     const network = networkChoice(options);
     if (options.workerUrl !== undefined) platform.setWorkerUrl?.(options.workerUrl);
@@ -216,20 +236,23 @@ export class Engine {
   /**
    * The move to play: from the opening book when the engine's `book` option
    * is on and the position is in it, else from a search (like analyse()).
+   * Its arguments are checked as analyse() checks them, in or out of book.
    */
-  async bestMove(position: PositionInput, limits: SearchLimits, options: AnalyseOptions = {}): Promise<BestMove | null> {
-    if (this.isClosed) throw new EngineClosedError();
-    if (this.bookOption !== false) {
-      const { pos, spec } = readPosition(position, this.chess960);
-      const book = await this.openBook();
-      const move = book.pick({ fen: spec.fen, moves: spec.moves }, { chess960: this.chess960 });
-      if (move !== null && (limits.searchMoves === undefined || limits.searchMoves.some((m) => sameMove(pos, m, move.uci)))) {
-        return { ...move, ponder: null, fromBook: true, analysis: null };
-      }
+  bestMove(position: PositionInput, limits: SearchLimits, options: AnalyseOptions = {}): Promise<BestMove | null> {
+    let result: Promise<BestMove | null>;
+    try {
+      const request = this.prepare(position, limits, options);
+      const book = this.bookOption === false ? null : this.openBook();
+      if (book instanceof Book) result = this.fromBookOrSearch(book, request, options);
+      else if (book === null) result = this.searchBest(request, options);
+      // A book still loading (a browser's first call): this search takes its turn when it has.
+      else result = book.then((loaded) => this.fromBookOrSearch(loaded, request, options));
+    } catch (e) {
+      result = Promise.reject(e);
     }
-    const analysis = await this.analyse(position, limits, options);
-    if (analysis.bestMove === null) return null;
-    return { ...analysis.bestMove, ponder: analysis.ponder, fromBook: false, analysis };
+    // The caller may never await it (closing the engine first): a rejection must not count as unhandled.
+    result.catch(() => undefined);
+    return result;
   }
 
   /**
@@ -284,11 +307,22 @@ export class Engine {
 
   // ---------------------------------------------------------------------------
 
-  private openBook(): Promise<Book> {
+  /** The book, at once where it can be read synchronously (a Book given, or the shipped book in Node.js), else a promise. */
+  private openBook(): Book | Promise<Book> {
+    const option = this.bookOption;
+    if (option instanceof Book) return option;
+    if (this.loadedBook !== null) return this.loadedBook;
+    try {
+      this.loadedBook = Book.shipped();
+      return this.loadedBook;
+    } catch {
+      // Not readable synchronously here (a browser): loaded once, retried after a failure.
+    }
     if (this.book === null) {
-      const option = this.bookOption;
-      this.book = option instanceof Book ? Promise.resolve(option) : Book.load();
-      // A failure is reported to the caller that waits, and retried on the next call.
+      this.book = Book.load().then((book) => {
+        this.loadedBook = book;
+        return book;
+      });
       this.book.catch(() => {
         this.book = null;
       });
@@ -296,7 +330,28 @@ export class Engine {
     return this.book;
   }
 
+  /** The book's move for a prepared search (one searchMoves allows), else the search's. */
+  private fromBookOrSearch(book: Book, request: Prepared, options: AnalyseOptions): Promise<BestMove | null> {
+    if (this.isClosed) return Promise.reject(new EngineClosedError());
+    const { spec } = request.read;
+    const only = request.params.searchmoves.length > 0 ? request.params.searchmoves : undefined;
+    const move = book.pick({ fen: spec.fen, moves: spec.moves }, { chess960: this.chess960, only });
+    if (move !== null) return Promise.resolve({ ...move, ponder: null, fromBook: true, analysis: null });
+    return this.searchBest(request, options);
+  }
+
+  private async searchBest(request: Prepared, options: AnalyseOptions): Promise<BestMove | null> {
+    const analysis = await new Promise<AnalysisResult>((resolve, reject) => this.submit(request, options, { resolve, reject }));
+    if (analysis.bestMove === null) return null;
+    return { ...analysis.bestMove, ponder: analysis.ponder, fromBook: false, analysis };
+  }
+
   private start(position: PositionInput, limits: SearchLimits, options: AnalyseOptions, settle: Pending['settle']): Pending {
+    return this.submit(this.prepare(position, limits, options), options, settle);
+  }
+
+  /** Checks a search's arguments (throws as analyse() rejects) and turns them into the host's terms. */
+  private prepare(position: PositionInput, limits: SearchLimits, options: AnalyseOptions): Prepared {
     if (this.isClosed) throw new EngineClosedError();
     if (limits === null || typeof limits !== 'object')
       throw new TypeError('limits must be an object, e.g. { depth: 12 } or { movetime: 1000 }');
@@ -323,9 +378,16 @@ export class Engine {
       searchmoves,
     };
     if (params.depth !== undefined) params.depth = Math.min(params.depth, SETTINGS.depth.max);
-    const limited = [params.depth, params.nodes, params.movetime, params.mate, params.wtime, params.btime].some((v) => v !== undefined);
+    // Only the clock of the side to move limits the search.
+    const clock = read.pos.side === WHITE ? params.wtime : params.btime;
+    const limited = [params.depth, params.nodes, params.movetime, params.mate, clock].some((v) => v !== undefined);
     if (!limited && limits.infinite !== true) {
-      throw new TypeError('limits give no limit: set depth, nodes, movetime, mate or a clock, or infinite: true with an AbortSignal');
+      const other = params.wtime !== undefined || params.btime !== undefined;
+      throw new TypeError(
+        other
+          ? `limits give no clock for ${read.pos.side === WHITE ? 'White (wtime)' : 'Black (btime)'}, the side to move, and no other limit`
+          : 'limits give no limit: set depth, nodes, movetime, mate or a clock, or infinite: true with an AbortSignal',
+      );
     }
     if (options.onInfo !== undefined && typeof options.onInfo !== 'function') throw new TypeError('onInfo must be a function');
     if (options.signal?.aborted) throw new AbortError();
@@ -336,6 +398,14 @@ export class Engine {
       showWdl: true,
       driver: this.driver,
     };
+    return { read, params, searchOptions };
+  }
+
+  /** Queues a prepared search on the host. */
+  private submit(request: Prepared, options: AnalyseOptions, settle: Pending['settle']): Pending {
+    if (this.isClosed) throw new EngineClosedError();
+    if (options.signal?.aborted) throw new AbortError();
+    const { read, params, searchOptions } = request;
     const pending: Pending = {
       read,
       job: null,
@@ -483,15 +553,6 @@ function replyAfter(pos: Position, bestUci: string, replyUci: string | null): Re
     return describeUci(pos, replyUci);
   } finally {
     pos.unmakeMove();
-  }
-}
-
-/** Whether text (UCI or SAN) names the move uci in pos. */
-function sameMove(pos: Position, text: string, uci: string): boolean {
-  try {
-    return describeMove(pos, readMove(pos, text)).uci === uci;
-  } catch {
-    return false;
   }
 }
 

@@ -56,11 +56,12 @@ export function readMove(pos: Position, text: string): number {
 
 /** Reads a PositionInput: the position after the moves, and its spec for the search worker. */
 export function readPosition(input: PositionInput, chess960 = false): ReadPosition {
-  if (input !== null && input !== undefined && typeof input !== 'string' && (typeof input !== 'object' || Array.isArray(input))) {
-    throw new TypeError(`a position must be a FEN string or { fen?, moves? }, not ${Array.isArray(input) ? 'an array' : typeof input}`);
+  if (typeof input !== 'string' && (input === null || typeof input !== 'object' || Array.isArray(input))) {
+    const what = input === null ? 'null' : Array.isArray(input) ? 'an array' : typeof input;
+    throw new TypeError(`a position must be a FEN string, 'startpos' or { fen?, moves? }, not ${what}`);
   }
-  const fen = typeof input === 'string' ? input : (input?.fen ?? START_FEN);
-  const moves = typeof input === 'string' ? [] : (input?.moves ?? []);
+  const fen = typeof input === 'string' ? input : (input.fen ?? START_FEN);
+  const moves = typeof input === 'string' ? [] : (input.moves ?? []);
   if (!Array.isArray(moves)) throw new TypeError('moves must be an array of strings');
   const pos = positionFromFen(fen, chess960);
   const spec: PositionSpec = { fen: pos.fen(), moves: [], chess960 };

@@ -5,7 +5,7 @@
 
 import { parseSquare, squareName } from './bitboard.js';
 import type { Position } from './position.js';
-import { BLACK, KING, PAWN, ROOK, WHITE, makePiece, pieceChar, pieceFromChar } from './types.js';
+import { BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE, makePiece, pieceChar, pieceFromChar } from './types.js';
 
 /** A FEN the parser refused, with the reason in the message. */
 export class FenError extends Error {}
@@ -59,6 +59,18 @@ export function parseFen(fen: string): ParsedFen {
     let kings = 0;
     for (let sq = 0; sq < 64; sq++) if (board[sq] === makePiece(color, KING)) kings++;
     if (kings !== 1) throw new FenError(`${color === WHITE ? 'white' : 'black'} has ${kings} kings, expected exactly 1`);
+  }
+  for (const color of [WHITE, BLACK]) {
+    // More pieces than promotions could have made: no game reaches it (and move lists are sized for games' positions).
+    const count = [0, 0, 0, 0, 0, 0, 0];
+    for (let sq = 0; sq < 64; sq++) if (board[sq] !== 0 && board[sq] >> 3 === color) count[board[sq] & 7]++;
+    const promoted =
+      Math.max(0, count[KNIGHT] - 2) + Math.max(0, count[BISHOP] - 2) + Math.max(0, count[ROOK] - 2) + Math.max(0, count[QUEEN] - 1);
+    if (count[PAWN] + promoted > 8) {
+      throw new FenError(
+        `${color === WHITE ? 'white' : 'black'} has ${count[PAWN]} pawns and ${promoted} pieces beyond the initial set: more than 8 pawns could give`,
+      );
+    }
   }
   for (let f = 0; f < 8; f++) {
     if ((board[f] & 7) === PAWN || (board[56 + f] & 7) === PAWN) {

@@ -113,8 +113,9 @@ function tuneCompiler(): void {
   setFlagsFromString(`--max-inlined-bytecode-size-cumulative=${INLINING_BUDGET}`);
 }
 
+/** A file's bytes, by path or file: URL. */
 async function loadFile(path: string): Promise<Uint8Array> {
-  return new Uint8Array(await readFile(path));
+  return new Uint8Array(await readFile(path.startsWith('file:') ? fileURLToPath(path) : path));
 }
 
 function uciStream(): UciStream {

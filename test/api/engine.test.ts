@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../uci/engine-process.js';
 
@@ -69,6 +70,9 @@ describe('helpers', () => {
     // At once, without loading: the shipped book (Node.js), or a book given.
     expect(api.bookMoves({ moves: ['d4', 'Nf6', 'c4'] })).toEqual(moves);
     expect(api.bookMoves('startpos', { book })).toEqual(book.moves('startpos'));
+    // A file: URL, as the type allows.
+    const byUrl = await api.Book.load(pathToFileURL(join(ROOT, 'books', 'kestrel.bin')));
+    expect(byUrl.size).toBe(book.size);
   });
 
   it('read games longer than the undo stack', () => {
@@ -86,8 +90,13 @@ describe('helpers', () => {
   });
 
   it('throw typed errors for a bad position', () => {
-    expect(() => api.legalMoves(42 as never)).toThrow(/a position must be a FEN string or \{ fen\?, moves\? \}, not number/);
+    expect(() => api.legalMoves(42 as never)).toThrow(/a position must be a FEN string, 'startpos' or \{ fen\?, moves\? \}, not number/);
     expect(() => api.legalMoves(['e4'] as never)).toThrow(TypeError);
+    // A variable that failed to load is not the start position.
+    expect(() => api.legalMoves(undefined as never)).toThrow(/not undefined/);
+    expect(() => api.legalMoves(null as never)).toThrow(/not null/);
+    // More queens than promotions could give (263 legal moves, past every move list's size).
+    expect(() => api.legalMoves('knQQQQQB/ppQ4Q/QQ5Q/Q6Q/Q6Q/Q6Q/Q6Q/BQQQQQQK w - - 0 1')).toThrow(api.InvalidFenError);
     expect(() => api.legalMoves('not a fen')).toThrow(api.InvalidFenError);
     expect(() => api.legalMoves({ moves: ['e2e5'] })).toThrow(api.IllegalMoveError);
     try {
@@ -214,6 +223,24 @@ describe('Engine', () => {
     ).rejects.toBeInstanceOf(api.InvalidFenError);
     const r = await engine.analyse('startpos', { depth: 2, searchMoves: ['a3', 'h2h3'] });
     expect(['a2a3', 'h2h3']).toContain(r.bestMove?.uci);
+    // A clock for the side not to move is no limit.
+    await expect(engine.analyse({ moves: ['e4'] }, { wtime: 1000 })).rejects.toThrow(/no clock for Black \(btime\)/);
+    expect(() => new api.Engine({ onLog: 5 as never })).toThrow(TypeError);
+    expect(() => new api.Engine({ book: '/no/such/book.bin' as never })).toThrow(TypeError);
+  });
+
+  it('never leaves an unhandled rejection: bestMove() unawaited when the engine closes, onLog that throws', () => {
+    const script = `import(${JSON.stringify(BUNDLE)}).then(async ({ Engine }) => {
+      const engine = new Engine({ onLog: () => { throw new Error('onLog'); } });
+      await engine.analyse('startpos', { depth: 3 }, { onInfo: () => { throw new Error('onInfo'); } });
+      const move = engine.bestMove('startpos', { movetime: 300 });
+      const bad = engine.bestMove('not a fen', { depth: 1 });
+      await engine.close();
+      console.log('closed', await move.catch((e) => e.name), await bad.catch((e) => e.name));
+    });`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30000 });
+    expect(r.stdout.trim()).toBe('closed EngineClosedError InvalidFenError');
+    expect(r.status).toBe(0);
   });
 
   it('plays from the book when asked, and Chess960 castling king-takes-rook', async () => {
@@ -222,6 +249,20 @@ describe('Engine', () => {
       const move = await withBook.bestMove('startpos', { depth: 2 });
       expect(move?.fromBook).toBe(true);
       expect(api.legalMoves('startpos').map((m) => m.uci)).toContain(move?.uci);
+      // searchMoves picks among those book moves; the limits are checked in the book too.
+      const e4 = await withBook.bestMove('startpos', { depth: 2, searchMoves: ['e4'] });
+      expect([e4?.uci, e4?.fromBook]).toEqual(['e2e4', true]);
+      await expect(withBook.bestMove('startpos', {})).rejects.toBeInstanceOf(TypeError);
+      const aborted = new AbortController();
+      aborted.abort();
+      await expect(withBook.bestMove('startpos', { depth: 2 }, { signal: aborted.signal })).rejects.toBeInstanceOf(api.AbortError);
+      // Out of the book, its search keeps its place in the queue.
+      const order: string[] = [];
+      const first = withBook.bestMove('4k3/8/8/8/8/8/8/R3K3 w - - 0 1', { depth: 4 }, { onInfo: () => order.push('bestMove') });
+      const second = withBook.analyse('startpos', { depth: 4 }, { onInfo: () => order.push('analyse') });
+      await Promise.all([first, second]);
+      expect(order.indexOf('bestMove')).toBeLessThan(order.indexOf('analyse'));
+      expect(order.lastIndexOf('bestMove')).toBeLessThan(order.indexOf('analyse'));
     } finally {
       await withBook.close();
     }
