@@ -497,13 +497,21 @@ export class Engine {
   private finish(pending: Pending, bestUci: string | null, ponderUci: string | null): void {
     if (pending.done) return;
     const pos = pending.read.pos;
-    const lines = [...pending.lines.values()].sort((a, b) => a.multiPv - b.multiPv);
+    // Each root move once, at its best rank (a stopped search may re-report rank 1 with a move a lower rank holds).
+    const lines: SearchLine[] = [];
+    for (const line of [...pending.lines.values()].sort((a, b) => a.multiPv - b.multiPv)) {
+      if (!lines.some((l) => l.pv[0] === line.pv[0])) lines.push(line);
+    }
     const top = lines[0] ?? null;
     const best = describeUci(pos, bestUci ?? top?.pv[0] ?? null);
-    let ponder: ReturnType<typeof describeUci> = null;
-    if (best !== null) {
-      const replyUci = ponderUci ?? (top !== null && top.pv[0] === best.uci ? (top.pv[1] ?? null) : null);
-      ponder = replyAfter(pos, best.uci, replyUci);
+    // The best line, when it starts with the best move, gives the reply: ponder and pv agree.
+    const agrees = best !== null && top !== null && top.pv[0] === best.uci;
+    const ponder = best === null ? null : replyAfter(pos, best.uci, agrees && top.pv.length > 1 ? top.pv[1] : ponderUci);
+    let pv = top?.pv ?? [];
+    let pvSan = top?.pvSan ?? [];
+    if (best !== null && (!agrees || (pv.length === 1 && ponder !== null))) {
+      pv = ponder === null ? [best.uci] : [best.uci, ponder.uci];
+      pvSan = ponder === null ? [best.san] : [best.san, ponder.san];
     }
     const startedAt = pending.job !== null && pending.job.startedAt > 0 ? pending.job.startedAt : pending.submittedAt;
     const result: AnalysisResult = {
@@ -513,8 +521,8 @@ export class Engine {
       wdl: top?.wdl ?? { win: 0, draw: 1000, loss: 0 },
       depth: top?.depth ?? 0,
       seldepth: top?.seldepth ?? 0,
-      pv: top?.pv ?? (best !== null ? [best.uci] : []),
-      pvSan: top?.pvSan ?? (best !== null ? [best.san] : []),
+      pv,
+      pvSan,
       lines,
       nodes: pending.history.at(-1)?.nodes ?? 0,
       timeMs: Date.now() - startedAt,

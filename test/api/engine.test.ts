@@ -157,6 +157,15 @@ describe('Engine', () => {
     await expect(engine.analyse('startpos', { depth: 3 }, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(api.AbortError);
   });
 
+  it('a stopped search answers with one consistent line: ponder is pv[1], each root move once', async () => {
+    for (let i = 0; i < 8; i++) {
+      const r = await engine.analyse('startpos', { infinite: true }, { multiPv: 3, signal: AbortSignal.timeout(40 + 15 * i) });
+      expect(r.pv[0]).toBe(r.bestMove?.uci);
+      if (r.ponder !== null) expect(r.pv[1]).toBe(r.ponder.uci);
+      expect(new Set(r.lines.map((l) => l.pv[0])).size).toBe(r.lines.length);
+    }
+  });
+
   it('gives its lines as an async iterator; leaving the loop stops the search', async () => {
     const search = engine.search('startpos', { depth: 60 });
     const seen: number[] = [];
