@@ -24,10 +24,11 @@
 //   - bad input gets an info string; no input crashes the engine.
 
 import { moveToUci, NO_MOVE_UCI, parseUciMove } from '../board/notation.js';
+import { WHITE } from '../board/types.js';
 import { Position, START_FEN } from '../board/position.js';
 import { NetworkError, USE_NNUE_DEFAULT, decodeNetwork, embeddedNetwork, explain } from '../eval/index.js';
 import { shapeText } from '../eval/nnue/network.js';
-import type { SearchOptions } from '../search/limits.js';
+import type { GoParams, SearchOptions } from '../search/limits.js';
 import { HAS_SHARED_MEMORY } from '../search/shared-memory.js';
 import { type UciStream, platform } from '../platform/index.js';
 import { BookController } from '../book/uci-book.js';
@@ -410,6 +411,7 @@ class UciEngine {
       return;
     }
     const params = parsed.params;
+    this.ownClock(answer, params);
     if (!params.infinite && !params.ponder) {
       // With OwnBook, a book move is played at once; problems are reported and the engine searches.
       const pick = this.book.pickUci(this.pos, params.searchmoves);
@@ -421,6 +423,23 @@ class UciEngine {
       }
     }
     this.run(answer, { kind: 'go', position, params, options: this.searchOptions(), receivedAt });
+  }
+
+  /**
+   * A clock given only for the side not to move would leave a search
+   * without limit (a runner would wait forever): the side to move is given
+   * the same clock, and told so.
+   */
+  private ownClock(answer: Answer, params: GoParams): void {
+    const white = this.pos.side === WHITE;
+    const [own, other, ownInc, otherInc] = white
+      ? (['wtime', 'btime', 'winc', 'binc'] as const)
+      : (['btime', 'wtime', 'binc', 'winc'] as const);
+    const limited = [params.depth, params.nodes, params.movetime, params.mate, params[own]].some((v) => v !== undefined);
+    if (limited || params.infinite || params[other] === undefined) return;
+    params[own] = params[other];
+    params[ownInc] ??= params[otherInc];
+    this.emit(answer, infoString(`go: no ${own} for ${white ? 'White' : 'Black'}, the side to move; using ${other} ${params[other]}`));
   }
 
   private bench(args: string[]): void {

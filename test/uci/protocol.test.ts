@@ -430,6 +430,15 @@ describe('go', () => {
     expect(parseBestmove(lines[lines.length - 1]).best).toMatch(UCI_MOVE);
   }, 20000);
 
+  it("gives the side to move the other side's clock when only that one is sent", async () => {
+    const e = await engine();
+    e.send('position startpos');
+    e.send('go btime 2000 binc 0');
+    const lines = await e.collectUntil(BESTMOVE, 5000);
+    expect(lines).toContain('info string go: no wtime for White, the side to move; using btime 2000');
+    expect(parseBestmove(lines[lines.length - 1]).best).toMatch(UCI_MOVE);
+  }, 20000);
+
   it('searches a movetime beyond the timer range until stop', async () => {
     // Found by test/fuzz: movetime is capped at 2^31 - 1 ms, and the watchdog
     // added its margin to that; Node fires a longer timeout at once, so the
