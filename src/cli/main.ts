@@ -17,6 +17,7 @@ import { platform } from '../platform/index.js';
 import { registerPlayCommands } from './play-commands.js';
 import { registerAnalyseCommands } from './analyse-commands.js';
 import { argumentsAreUciLines, uciStreamWith } from './uci-lines.js';
+import { errorText } from '../util/errors.js';
 
 const program = new Command('kestrel')
   .description('Kestrel, a UCI chess engine for Node.js. Without a command, it speaks UCI on stdin/stdout.')
@@ -44,8 +45,14 @@ if (isSearchWorker()) {
   const subcommands = program.commands.flatMap((c) => [c.name(), ...c.aliases()]);
   if (args.length === 0 || argumentsAreUciLines(args, subcommands)) runUci(uciStreamWith(platform.uciStream(), args));
   else {
+    // A reader that has gone (`| head`) ends the command quietly.
+    process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') console.error(`error: ${errorText(e)}`);
+      process.exit(e.code === 'EPIPE' ? 0 : 1);
+    });
     program.parseAsync().catch((e: unknown) => {
-      console.error(e);
+      // One line for a user; the stack trace with KESTREL_DEBUG=1.
+      console.error(process.env.KESTREL_DEBUG ? e : `error: ${errorText(e)}`);
       process.exitCode = 1;
     });
   }

@@ -22,7 +22,7 @@ import {
 } from '../train/store.js';
 import { DEFAULT_TRAIN_SETTINGS, type TrainKernel, type TrainSettings, train } from '../train/nnue-train.js';
 import { runSelfPlay } from '../train/selfplay-run.js';
-import { summariseGames } from '../train/viriformat.js';
+import { notGames, summariseGames } from '../train/viriformat.js';
 import { errorText } from '../util/errors.js';
 import { integerArg, numberArg, readTextFile } from './args.js';
 
@@ -183,6 +183,8 @@ export function registerTrainCommands(program: Command): void {
         } catch (e) {
           program.error(`error: cannot read ${path}: ${errorText(e)}`);
         }
+        const problem = notGames(source.bytes, source.index);
+        if (problem !== null) program.error(`error: ${path} is not viriformat training data (${problem})`);
         const all = source.index.offsets.length;
         const s = summariseGames(source.index, first);
         const notes: string[] = [];

@@ -449,6 +449,8 @@ export class GameController {
     if (outcome === null || this.closed) {
       // Dropped because the game moved on: the engine's turn, if it is one, starts now.
       if (!this.closed && this.current.end === null && !this.isPerson(this.current.pos.side)) this.engineTurn();
+      // The game ended while it thought (a flag fell): input waits no longer, and may end the program.
+      else if (!this.closed && this.current.end !== null) this.emit('turn', 'over');
       return null;
     }
     this.emit('thought', search.state);

@@ -18,7 +18,7 @@ import { Searcher } from '../search/search.js';
 import { buildCommit } from '../util/build.js';
 import { type SelfPlaySettings, SelfPlayer, settingsText } from './selfplay.js';
 import { type RunKey, addChunk, readManifest, restoreRun, runChunkPath, runRows } from './store.js';
-import { RESULT_BLACK_WIN, RESULT_WHITE_WIN, indexGames, summariseGames } from './viriformat.js';
+import { RESULT_BLACK_WIN, RESULT_WHITE_WIN, indexGames, notGames, summariseGames } from './viriformat.js';
 import { errorText } from '../util/errors.js';
 import { clockText } from '../util/duration.js';
 
@@ -93,6 +93,8 @@ function resume(out: string, log: (line: string) => void): { games: number; posi
   if (!existsSync(out)) return { games: 0, positions: 0 };
   const bytes = readFileSync(out);
   const index = indexGames(bytes);
+  const problem = notGames(bytes, index);
+  if (problem !== null) throw new Error(`${out} is not viriformat training data (${problem}); it is left as it is: give --out a new file`);
   if (index.completeBytes < bytes.length) {
     log(`${out}: cut off ${bytes.length - index.completeBytes} bytes of a half-written game at the end`);
     truncateSync(out, index.completeBytes);

@@ -203,6 +203,34 @@ export function indexGames(bytes: Uint8Array): GameIndex {
   return { offsets, plies, completeBytes: at };
 }
 
+/** The most bytes a half-written last game can hold (a whole game's record is a few kilobytes). */
+const MAX_TORN_BYTES = 65536;
+
+/** Whether a PackedBoard at offset could be one: 2 to 32 pieces of valid codes, an en-passant square or none, a result. */
+function plausibleBoard(bytes: Uint8Array, offset: number): boolean {
+  let pieces = 0;
+  for (let i = 0; i < 8; i++) for (let b = bytes[offset + i]; b !== 0; b &= b - 1) pieces++;
+  if (pieces < 2 || pieces > 32 || (bytes[offset + 24] & 0x7f) > 64 || bytes[offset + 30] > RESULT_WHITE_WIN) return false;
+  for (let i = 0; i < pieces; i++) {
+    const code = (bytes[offset + 8 + (i >> 1)] >> ((i & 1) * 4)) & 15;
+    if ((code & 7) === 7) return false;
+  }
+  return true;
+}
+
+/**
+ * Why bytes are not viriformat games with at most a half-written game at
+ * the end (a file named by mistake), or null when they could be.
+ */
+export function notGames(bytes: Uint8Array, index: GameIndex): string | null {
+  const torn = bytes.length - index.completeBytes;
+  if (torn > MAX_TORN_BYTES) return `${torn} bytes after the last complete game, more than a half-written game holds`;
+  for (const at of index.offsets) if (!plausibleBoard(bytes, at)) return `no valid starting position at byte ${at}`;
+  if (torn >= PACKED_BOARD_BYTES && !plausibleBoard(bytes, index.completeBytes))
+    return `no valid starting position at byte ${index.completeBytes}`;
+  return null;
+}
+
 /** The size of a file's first complete games: what a data manifest records. */
 export interface GamesSummary {
   games: number;

@@ -12,7 +12,7 @@
 // the same moves (K1 vs K2 and K2 vs K1 are one engine), and the copy adds
 // nothing but a leak between training and validation data.
 
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, openSync } from 'node:fs';
 import { Position, START_FEN } from '../board/position.js';
 import type { Labelled } from './dataset.js';
 import { type PgnGame, sanToMove } from '../board/pgn.js';
@@ -110,7 +110,8 @@ export async function pgnToData(pgnFiles: readonly string[], out: string, option
   const stats: GameStats = { games: 0, skippedGames: 0, positions: 0, badMoves: 0 };
   let duplicateGames = 0;
   const seen = new Set<string>();
-  const sink = out === '-' ? process.stdout : createWriteStream(out, 'utf8');
+  // Opened at once, so that a path that cannot be written throws here (a stream would report it later, as an unhandled event).
+  const sink = out === '-' ? process.stdout : createWriteStream('', { fd: openSync(out, 'w'), encoding: 'utf8' });
   const random = unitInterval(xorshift32(options.seed ?? 1));
   for (const file of pgnFiles) {
     for await (const game of readPgnFile(file)) {

@@ -114,6 +114,13 @@ describe('kestrel play with piped input', () => {
     expect(out).toContain("White's time is up, but Black cannot mate: a draw. (1/2-1/2)");
   }, 30_000);
 
+  it('two engines whose clock runs out end the program at end of input', () => {
+    // Found by a probe: the flag fell while an engine thought, and no turn came after it to notice the closed input.
+    const r = play(['--white', 'engine', '--black', 'engine', '--level', '7', '--time', '0.001+0', '--seed', '3'], '');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/time is up/);
+  }, 70_000);
+
   it('refuses bad options in one line', () => {
     for (const [args, message] of [
       [['--level', '21'], /--level must be a Skill Level from 0 to 20/],

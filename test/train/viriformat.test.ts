@@ -8,6 +8,7 @@ import {
   decodeGame,
   encodeGame,
   indexGames,
+  notGames,
   packBoard,
   packMove,
   unpackBoard,
@@ -111,6 +112,16 @@ describe('viriformat', () => {
         replay.makeMove(m);
       });
     }
+  });
+
+  it('tells games from a file named by mistake (text, random bytes)', () => {
+    const a = encodeGame(new Position(), 2, [parseUciMove(new Position(), 'g1f3')], [5], 1);
+    const games = new Uint8Array([...a, ...a, ...a.subarray(0, 40)]);
+    expect(notGames(games, indexGames(games))).toBeNull();
+    const text = new TextEncoder().encode('# Kestrel\n\nKestrel is a chess engine written in TypeScript.\n'.repeat(20));
+    expect(notGames(text, indexGames(text))).toMatch(/no valid starting position at byte 0/);
+    const random = new Uint8Array(100000).map((_, i) => (i * 2654435761) >>> 24);
+    expect(notGames(random, indexGames(random))).not.toBeNull();
   });
 
   it('finds the complete games of a stream and leaves out a half-written last one', () => {
