@@ -74,15 +74,33 @@ export function packBoard(pos: Position, result: number, out: Uint8Array, offset
   out[offset + 30] = result;
 }
 
+/**
+ * Why the 32 bytes at offset are not a PackedBoard, or null when they could
+ * be one: 2 to 32 pieces of valid codes, an en-passant square or none, a result.
+ */
+function packedBoardError(bytes: Uint8Array, offset: number): string | null {
+  let pieces = 0;
+  for (let i = 0; i < 8; i++) for (let b = bytes[offset + i]; b !== 0; b &= b - 1) pieces++;
+  if (pieces < 2 || pieces > 32) return `${pieces} pieces`;
+  for (let i = 0; i < pieces; i++) {
+    const code = (bytes[offset + 8 + (i >> 1)] >> ((i & 1) * 4)) & 15;
+    if ((code & 7) === 7) return `piece code ${code}`;
+  }
+  if ((bytes[offset + 24] & 0x7f) > 64) return `en-passant byte ${bytes[offset + 24] & 0x7f}`;
+  if (bytes[offset + 30] > RESULT_WHITE_WIN) return `result byte ${bytes[offset + 30]}`;
+  return null;
+}
+
 /** A PackedBoard read back: its FEN (castling in Shredder-FEN file letters) and result. */
 export function unpackBoard(bytes: Uint8Array, offset: number): { fen: string; result: number } {
+  const error = packedBoardError(bytes, offset);
+  if (error !== null) throw new Error(`packed board: ${error}`);
   const board: number[] = new Array(64).fill(0);
   const castleFiles: string[] = [];
   let nibble = 0;
   const kingSeen = [false, false];
   for (let sq = 0; sq < 64; sq++) {
     if ((bytes[offset + (sq >> 3)] & (1 << (sq & 7))) === 0) continue;
-    if (nibble >= 32) throw new Error('packed board: more than 32 pieces');
     const code = (bytes[offset + 8 + (nibble >> 1)] >> ((nibble & 1) * 4)) & 15;
     nibble++;
     const color = code >> 3;
@@ -91,8 +109,6 @@ export function unpackBoard(bytes: Uint8Array, offset: number): { fen: string; r
       type = ROOK;
       const file = String.fromCharCode(65 + (sq & 7));
       castleFiles.push(color === WHITE ? file : file.toLowerCase());
-    } else if (type > KING) {
-      throw new Error(`packed board: piece code ${code} on square ${sq}`);
     }
     if (type === KING) kingSeen[color] = true;
     board[sq] = (color << 3) | type;
@@ -121,7 +137,6 @@ export function unpackBoard(bytes: Uint8Array, offset: number): { fen: string; r
   const halfmove = bytes[offset + 25];
   const fullmove = Math.max(1, bytes[offset + 26] | (bytes[offset + 27] << 8));
   const result = bytes[offset + 30];
-  if (result > RESULT_WHITE_WIN) throw new Error(`packed board: result byte ${result}`);
   return { fen: `${placement} ${stmEp & 0x80 ? 'b' : 'w'} ${castling} ${epText} ${halfmove} ${fullmove}`, result };
 }
 
@@ -206,18 +221,6 @@ export function indexGames(bytes: Uint8Array): GameIndex {
 /** The most bytes a half-written last game can hold (a whole game's record is a few kilobytes). */
 const MAX_TORN_BYTES = 65536;
 
-/** Whether a PackedBoard at offset could be one: 2 to 32 pieces of valid codes, an en-passant square or none, a result. */
-function plausibleBoard(bytes: Uint8Array, offset: number): boolean {
-  let pieces = 0;
-  for (let i = 0; i < 8; i++) for (let b = bytes[offset + i]; b !== 0; b &= b - 1) pieces++;
-  if (pieces < 2 || pieces > 32 || (bytes[offset + 24] & 0x7f) > 64 || bytes[offset + 30] > RESULT_WHITE_WIN) return false;
-  for (let i = 0; i < pieces; i++) {
-    const code = (bytes[offset + 8 + (i >> 1)] >> ((i & 1) * 4)) & 15;
-    if ((code & 7) === 7) return false;
-  }
-  return true;
-}
-
 /**
  * Why bytes are not viriformat games with at most a half-written game at
  * the end (a file named by mistake), or null when they could be.
@@ -225,9 +228,11 @@ function plausibleBoard(bytes: Uint8Array, offset: number): boolean {
 export function notGames(bytes: Uint8Array, index: GameIndex): string | null {
   const torn = bytes.length - index.completeBytes;
   if (torn > MAX_TORN_BYTES) return `${torn} bytes after the last complete game, more than a half-written game holds`;
-  for (const at of index.offsets) if (!plausibleBoard(bytes, at)) return `no valid starting position at byte ${at}`;
-  if (torn >= PACKED_BOARD_BYTES && !plausibleBoard(bytes, index.completeBytes))
-    return `no valid starting position at byte ${index.completeBytes}`;
+  const starts = torn >= PACKED_BOARD_BYTES ? [...index.offsets, index.completeBytes] : index.offsets;
+  for (const at of starts) {
+    const error = packedBoardError(bytes, at);
+    if (error !== null) return `no valid starting position at byte ${at} (${error})`;
+  }
   return null;
 }
 

@@ -138,7 +138,7 @@ describe('viriformat', () => {
     expect(indexGames(new Uint8Array(0))).toEqual({ offsets: [], plies: [], completeBytes: 0 });
   });
 
-  it('refuses a packed board with an impossible piece or result', () => {
+  it('refuses a packed board with an impossible piece, en-passant square or result', () => {
     const out = new Uint8Array(32);
     packBoard(new Position(), 1, out, 0);
     const badPiece = out.slice();
@@ -147,5 +147,9 @@ describe('viriformat', () => {
     const badResult = out.slice();
     badResult[30] = 3;
     expect(() => unpackBoard(badResult, 0)).toThrow(/result/);
+    const badEp = out.slice();
+    badEp[24] = 100;
+    expect(() => unpackBoard(badEp, 0)).toThrow(/en-passant/);
+    expect(notGames(badEp, indexGames(badEp))).toMatch(/byte 0 \(en-passant byte 100\)/);
   });
 });
