@@ -87,6 +87,7 @@ export async function analyseGame(
   progress: (done: number) => void = () => {},
 ): Promise<GameAnalysis> {
   const pos = new Position(game.startFen);
+  pos.chess960 = game.chess960;
   const whiteFirst = pos.side === WHITE;
   const positions: PositionEval[] = [];
   await engine.clear();
@@ -100,7 +101,7 @@ export async function analyseGame(
     } else {
       const params = limits.depth !== undefined ? { depth: limits.depth } : { movetime: limits.movetime ?? 500 };
       // No move overhead: nothing has to reach a GUI in time.
-      const result = await engine.search({ fen: game.startFen, moves: game.uci.slice(0, i), chess960: false }, params, {
+      const result = await engine.search({ fen: game.startFen, moves: game.uci.slice(0, i), chess960: game.chess960 }, params, {
         moveOverhead: 0,
         driver: limits.driver ?? 'pvs',
       }).done;

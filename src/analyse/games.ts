@@ -3,10 +3,10 @@
 // reason (a bad FEN tag, an unreadable or illegal move), so that one bad game
 // does not stop the others.
 
-import { moveToUci } from '../board/notation.js';
-import { type PgnGame, movetextTokens, pgnGamesFromLines, sanToMove } from '../board/pgn.js';
+import { MoveError, moveToUci } from '../board/notation.js';
+import { type PgnGame, gameProblem, isChess960, movetextTokens, pgnGamesFromLines } from '../board/pgn.js';
 import { Position, START_FEN } from '../board/position.js';
-import { moveToSan } from '../board/san.js';
+import { moveToSan, parseSan } from '../board/san.js';
 import { errorText } from '../util/errors.js';
 
 export interface GameText {
@@ -23,6 +23,7 @@ export interface GameText {
 export interface ReplayedGame {
   source: GameText;
   startFen: string;
+  chess960: boolean;
   /** The moves in UCI and in SAN as Kestrel writes it. */
   uci: string[];
   san: string[];
@@ -39,26 +40,11 @@ export interface GameProblem {
 export function splitGames(text: string): GameText[] {
   const all = text.split(/\r?\n/);
   const games: GameText[] = [];
-  let start = 0;
-  let sawMoves = false;
-  const flush = (end: number): void => {
-    const lines = all.slice(start, end);
-    if (lines.every((l) => l.trim() === '')) return;
-    for (const game of pgnGamesFromLines(lines)) {
-      const first = lines.findIndex((l) => l.trim() !== '');
-      games.push({ number: games.length + 1, line: start + first + 1, lines, firstLine: start + 1, game });
-    }
-  };
-  for (let i = 0; i < all.length; i++) {
-    const line = all[i].trim();
-    if (line.startsWith('[') && sawMoves) {
-      flush(i);
-      start = i;
-      sawMoves = false;
-    }
-    if (line !== '' && !line.startsWith('[') && !line.startsWith('%')) sawMoves = true;
+  for (const game of pgnGamesFromLines(all)) {
+    const first = game.firstLine ?? 1;
+    const lines = all.slice(first - 1, game.lastLine ?? all.length);
+    games.push({ number: games.length + 1, line: first, lines, firstLine: first, game });
   }
-  flush(all.length);
   return games;
 }
 
@@ -77,13 +63,11 @@ function lineOfMove(source: GameText, index: number): number {
 /** Replays a game's moves from its start position, or says what is wrong with it. */
 export function replayGame(source: GameText): ReplayedGame | GameProblem {
   const { game } = source;
-  if (game.badTags !== undefined && game.badTags.length > 0) {
-    const at = source.lines.findIndex((l) => l.trim() === game.badTags![0]);
-    return {
-      number: source.number,
-      line: at < 0 ? source.line : source.firstLine + at,
-      message: `unreadable tag ${clip(game.badTags[0])}`,
-    };
+  const problem = gameProblem(game);
+  if (problem !== null) {
+    const bad = game.badTags?.[0];
+    const at = bad === undefined ? -1 : source.lines.findIndex((l) => l.trim() === bad);
+    return { number: source.number, line: at < 0 ? source.line : source.firstLine + at, message: problem };
   }
   const pos = new Position();
   const fen = game.tags.FEN ?? START_FEN;
@@ -96,21 +80,29 @@ export function replayGame(source: GameText): ReplayedGame | GameProblem {
       message: `bad FEN tag '${clip(fen)}': ${errorText(e)}`,
     };
   }
+  pos.chess960 = isChess960(game);
   const startFen = pos.fen();
   if (game.moves.length === 0) return { number: source.number, line: source.line, message: 'no moves' };
   const uci: string[] = [];
   const san: string[] = [];
   for (const [i, text] of game.moves.entries()) {
-    const move = sanToMove(pos, text);
-    if (move === 0) {
+    let move: number;
+    try {
+      move = parseSan(pos, text);
+    } catch (e) {
+      if (!(e instanceof MoveError)) throw e;
       const number = `${pos.fullmove}${pos.side === 0 ? '.' : '...'}`;
-      return { number: source.number, line: lineOfMove(source, i), message: `move ${number} ${clip(text)} is not legal here` };
+      // parseSan says more after a colon for an ambiguous move or a promotion without its piece.
+      const colon = e.message.indexOf(': ');
+      const detail = colon < 0 ? '' : `: ${e.message.slice(colon + 2)}`;
+      const why = e.message.startsWith('ambiguous') ? ` is ambiguous${detail}` : ` is not legal here${detail}`;
+      return { number: source.number, line: lineOfMove(source, i), message: `move ${number} ${clip(text)}${why}` };
     }
     uci.push(moveToUci(pos, move));
     san.push(moveToSan(pos, move));
     pos.makeMove(move);
   }
-  return { source, startFen, uci, san };
+  return { source, startFen, chess960: pos.chess960, uci, san };
 }
 
 function clip(text: string, max = 60): string {

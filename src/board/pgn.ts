@@ -1,5 +1,5 @@
-// Just enough PGN for opening books and training data: games split from
-// text, tags, the main line's SAN moves (variations, NAGs and
+// Just enough PGN for analysis, opening books and training data: games
+// split from text (PgnReader), tags, the main line's SAN moves (variations, NAGs and
 // move numbers dropped) and the comment after each move (where match
 // programs write the engine's score, e.g. fastchess `{+0.15/8 0.228s}`),
 // resolved by board/san.ts.
@@ -18,6 +18,11 @@ export interface PgnGame {
   comments?: string[];
   /** Tag lines that could not be read (present only when there are some). */
   badTags?: string[];
+  /** A comment or variation that was never closed (the moves after it are lost). */
+  problem?: string;
+  /** 1-based lines of the game's first tag or move and of its last line. */
+  firstLine?: number;
+  lastLine?: number;
 }
 
 const RESULTS = new Set(['1-0', '0-1', '1/2-1/2', '*']);
@@ -51,14 +56,16 @@ export function movetextTokens(text: string): { moves: string[]; result: string 
       depth = Math.max(0, depth - 1);
       clean += ' ';
     } else if (depth === 0) {
-      clean += ch === COMMENT_MARK ? ' ' : ch; // the input's own mark characters would name comments that are not there
+      // The input's own mark characters would name comments that are not
+      // there; a NAG may follow its move without a space (`e4$1`).
+      clean += ch === COMMENT_MARK ? ' ' : ch === '$' ? ' $' : ch;
     }
   }
   const moves: string[] = [];
   const comments: string[] = [];
   let result: string | null = null;
   for (let token of clean.split(/\s+/)) {
-    if (token === '' || token.startsWith('$')) continue;
+    if (token === '' || token.startsWith('$') || token === 'e.p.') continue;
     if (token.startsWith(COMMENT_MARK)) {
       const n = moves.length - 1;
       if (n >= 0 && comments[n] === '') comments[n] = texts[Number(token.slice(1))];
@@ -76,44 +83,178 @@ export function movetextTokens(text: string): { moves: string[]; result: string 
   return { moves, result, comments };
 }
 
-function finishGame(tagLines: string[], moveLines: string[]): PgnGame {
+/** One tag pair; a line may hold several. */
+const TAG = /\s*\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]/y;
+
+/** A line that is nothing but a whole tag pair. */
+const TAG_LINE = /^\[\s*\w+\s+"(?:[^"\\]|\\.)*"\s*\]$/;
+
+function finishGame(tagLines: string[], movetext: string, lines: [number, number], problem: string | null): PgnGame {
   const tags: Record<string, string> = {};
   const badTags: string[] = [];
   for (const line of tagLines) {
-    const m = /^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]/.exec(line);
-    if (m) tags[m[1]] = m[2].replace(/\\(.)/g, '$1');
-    else badTags.push(line);
+    TAG.lastIndex = 0;
+    let end = 0;
+    for (let m = TAG.exec(line); m !== null; m = TAG.exec(line)) {
+      tags[m[1]] = m[2].replace(/\\(.)/g, '$1');
+      end = TAG.lastIndex;
+    }
+    if (end === 0 || line.slice(end).trim() !== '') badTags.push(line);
   }
-  const { moves, result, comments } = movetextTokens(moveLines.join('\n'));
-  const game: PgnGame = { tags, moves, result: result ?? tags.Result ?? '*' };
+  const { moves, result, comments } = movetextTokens(movetext);
+  const game: PgnGame = { tags, moves, result: result ?? tags.Result ?? '*', firstLine: lines[0], lastLine: lines[1] };
   if (comments.some((c) => c !== '')) game.comments = comments;
   if (badTags.length > 0) game.badTags = badTags;
+  if (problem !== null) game.problem = problem;
   return game;
 }
 
-/** Splits PGN lines into games (a tag line after movetext starts a new game). */
-export function* pgnGamesFromLines(lines: Iterable<string>): Generator<PgnGame> {
-  let tagLines: string[] = [];
-  let moveLines: string[] = [];
-  for (const raw of lines) {
+/**
+ * Reads PGN a line at a time and hands over each game as soon as it has
+ * ended: at its result token, at a tag line after its movetext, or at the
+ * end of the input. Games need no tags. Inside a brace comment a line that
+ * starts with '[' belongs to the comment (programs wrap
+ * `{[%eval 0.2] [%clk 0:03:00]}` across lines) unless it is a whole tag
+ * pair: then the comment was never closed, and the game says so.
+ */
+export class PgnReader {
+  private tagLines: string[] = [];
+  private movetext = '';
+  private lineNumber = 0;
+  /** Line of the game's first tag or movetext (0: no game begun). */
+  private firstLine = 0;
+  private sawMovetext = false;
+  private inComment = false;
+  private commentLine = 0;
+  private depth = 0;
+  private variationLine = 0;
+  /** The depth-0 token being read, to find the result that ends the game. */
+  private token = '';
+
+  /** Reads the next line; returns the games it ended (most lines end none). */
+  push(raw: string): PgnGame[] {
+    this.lineNumber++;
+    const ended: PgnGame[] = [];
     const line = raw.trim();
-    if (line.startsWith('[')) {
-      if (moveLines.length > 0) {
-        yield finishGame(tagLines, moveLines);
-        tagLines = [];
-        moveLines = [];
+    if (this.inComment) {
+      if (TAG_LINE.test(line)) {
+        this.finish(ended, `comment opened on line ${this.commentLine} is not closed`);
+        this.addTagLine(line);
+      } else {
+        this.scan(raw, ended);
       }
-      tagLines.push(line);
+    } else if (line.startsWith('[')) {
+      if (this.sawMovetext) this.finish(ended, this.unclosed());
+      this.addTagLine(line);
     } else if (line !== '' && !line.startsWith('%')) {
-      moveLines.push(line);
+      this.scan(raw, ended);
     }
+    return ended;
   }
-  if (moveLines.length > 0 || tagLines.length > 0) yield finishGame(tagLines, moveLines);
+
+  /** Ends the input; returns the last game if one was begun. */
+  end(): PgnGame[] {
+    const ended: PgnGame[] = [];
+    this.finish(ended, this.unclosed());
+    return ended;
+  }
+
+  private unclosed(): string | null {
+    if (this.inComment) return `comment opened on line ${this.commentLine} is not closed`;
+    if (this.depth > 0) return `variation opened on line ${this.variationLine} is not closed`;
+    return null;
+  }
+
+  private addTagLine(line: string): void {
+    if (this.firstLine === 0) this.firstLine = this.lineNumber;
+    this.tagLines.push(line);
+  }
+
+  /** Reads movetext, ending the game at a result token outside comments and variations. */
+  private scan(text: string, ended: PgnGame[]): void {
+    let from = 0;
+    for (let i = 0; i <= text.length; i++) {
+      const ch = i < text.length ? text[i] : '\n';
+      if (this.inComment) {
+        if (ch === '}') this.inComment = false;
+        continue;
+      }
+      const space = ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r';
+      if (space || ch === '{' || ch === '(' || ch === ')' || ch === ';') {
+        if (this.token !== '' && RESULTS.has(this.token)) {
+          this.movetext += text.slice(from, i);
+          from = i;
+          this.finish(ended, null);
+        }
+        this.token = '';
+      } else if (this.depth === 0) {
+        this.token += ch;
+      }
+      if (!space && this.firstLine === 0) this.firstLine = this.lineNumber;
+      if (!space) this.sawMovetext = true;
+      if (ch === '{') {
+        this.inComment = true;
+        this.commentLine = this.lineNumber;
+      } else if (ch === '(') {
+        if (this.depth++ === 0) this.variationLine = this.lineNumber;
+      } else if (ch === ')') {
+        this.depth = Math.max(0, this.depth - 1);
+      } else if (ch === ';') {
+        break; // the rest of the line is a comment
+      }
+    }
+    this.movetext += `${text.slice(from)}\n`;
+  }
+
+  private finish(ended: PgnGame[], problem: string | null): void {
+    if (this.firstLine !== 0) {
+      const game = finishGame(this.tagLines, this.movetext, [this.firstLine, this.lineNumber], problem);
+      // Without tags or moves there is no game: a comment about the file, or a repeated result token.
+      if (this.tagLines.length > 0 || game.moves.length > 0 || problem !== null) ended.push(game);
+    }
+    this.tagLines = [];
+    this.movetext = '';
+    this.firstLine = 0;
+    this.sawMovetext = false;
+    this.inComment = false;
+    this.depth = 0;
+    this.token = '';
+  }
+}
+
+/** Splits PGN lines into games (see PgnReader). */
+export function* pgnGamesFromLines(lines: Iterable<string>): Generator<PgnGame> {
+  const reader = new PgnReader();
+  for (const line of lines) yield* reader.push(line);
+  yield* reader.end();
 }
 
 /** The games of a PGN text. */
 export function parsePgn(text: string): PgnGame[] {
   return [...pgnGamesFromLines(text.split(/\r?\n/))];
+}
+
+/**
+ * Why a game cannot be replayed as chess or Chess960 (an unreadable tag,
+ * an unclosed comment or variation, another variant), or null.
+ */
+export function gameProblem(game: PgnGame): string | null {
+  if (game.badTags !== undefined) return `unreadable tag ${JSON.stringify(clip(game.badTags[0]))}`;
+  if (game.problem !== undefined) return game.problem;
+  const variant = game.tags.Variant;
+  if (variant !== undefined && !/^(standard|chess|normal|from position|)$/i.test(variant.trim()) && !isChess960(game))
+    return `variant "${clip(variant)}" is not chess or Chess960`;
+  return null;
+}
+
+/** Whether a game's Variant tag names Chess960 (Fischer random). */
+export function isChess960(game: PgnGame): boolean {
+  const variant = (game.tags.Variant ?? '').toLowerCase();
+  return variant.includes('960') || variant.includes('fischer');
+}
+
+function clip(text: string, max = 60): string {
+  return text.length <= max ? text : `${text.slice(0, max)}...`;
 }
 
 /** The legal move of pos written as `san` (see board/san.ts for what is accepted), or 0 when none or several match. */

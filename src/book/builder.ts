@@ -24,16 +24,13 @@
 // The tables are typed arrays (no object per entry): positions in an
 // open-addressing hash on the 64-bit key, each with a chain of its entries.
 
-import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
 import { MoveError } from '../board/notation.js';
 import { FenError, Position, START_FEN } from '../board/position.js';
 import { parseSan } from '../board/san.js';
 import { BLACK, WHITE } from '../board/types.js';
-import { type PgnGame, parsePgn } from '../board/pgn.js';
-import { readPgnFile } from '../platform/pgn-file.js';
+import { type PgnGame, gameProblem, isChess960, parsePgn } from '../board/pgn.js';
+import { checkReadable, readPgnFile } from '../platform/pgn-file.js';
 import { RECORD_SIZE, encodeMove } from './polyglot.js';
-import { fileProblem } from '../util/errors.js';
 
 export interface BuildOptions {
   /** Only the first maxPly plies of each game count (Polyglot -max-ply; default 1024). */
@@ -138,7 +135,7 @@ export class BookBuilder {
 
   /**
    * Counts a game's moves. Returns null when the game was used (or had no
-   * moves), or the reason it was skipped: a broken tag, a bad FEN, an illegal
+   * moves), or the reason it was skipped: an unreadable tag, an unclosed comment, another variant, a bad FEN, an illegal
    * or ambiguous move. A skipped game counts for nothing.
    */
   addGame(game: PgnGame): string | null {
@@ -152,7 +149,8 @@ export class BookBuilder {
   }
 
   private readGame(game: PgnGame): string | null {
-    if (game.badTags !== undefined) return `broken tag ${JSON.stringify(game.badTags[0])}`;
+    const problem = gameProblem(game);
+    if (problem !== null) return problem;
     const pos = this.pos;
     const fen = game.tags.FEN;
     try {
@@ -161,8 +159,7 @@ export class BookBuilder {
       if (e instanceof FenError) return `bad FEN tag "${fen}": ${e.message}`;
       throw e;
     }
-    const variant = (game.tags.Variant ?? '').toLowerCase();
-    pos.chess960 = variant.includes('960') || variant.includes('fischer');
+    pos.chess960 = isChess960(game);
     const plies = Math.min(game.moves.length, this.options.maxPly, MAX_GAME_PLIES);
     for (let ply = 0; ply < plies; ply++) {
       let move: number;
@@ -380,14 +377,7 @@ export async function buildBookFromPgnFiles(
   hooks: BuildHooks = {},
 ): Promise<{ bytes: Uint8Array; stats: BuildStats }> {
   const builder = new BookBuilder(options);
-  for (const file of files) {
-    try {
-      await access(file, constants.R_OK);
-      if (!(await stat(file)).isFile()) throw new Error('not a file');
-    } catch (e) {
-      throw new Error(`cannot read ${file}: ${fileProblem(e)}`);
-    }
-  }
+  checkReadable(files);
   for (const file of files) {
     let number = 0;
     for await (const game of readPgnFile(file)) {

@@ -8,10 +8,10 @@
 // become part of the start position.
 
 import { closeSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
-import { type PgnGame, pgnGamesFromLines, sanToMove } from '../board/pgn.js';
+import { type PgnGame, gameProblem, isChess960, pgnGamesFromLines, sanToMove } from '../board/pgn.js';
 import { Position, START_FEN } from '../board/position.js';
 import { WHITE } from '../board/types.js';
-import { readPgnFile } from '../platform/pgn-file.js';
+import { checkReadable, readPgnFile } from '../platform/pgn-file.js';
 import { MATE } from '../search/score.js';
 import { bunzip2, isBzip2 } from './bzip2.js';
 import { isTarHeader, tarMembers } from './tar.js';
@@ -66,9 +66,10 @@ async function* gamesOf(path: string): AsyncGenerator<{ source: string; game: Pg
 /** Converts the games of pgnFiles into a new viriformat file `out`. */
 export async function convertPgn(pgnFiles: readonly string[], out: string, log: (line: string) => void): Promise<ConvertStats> {
   const stats: ConvertStats = { games: 0, positions: 0, skipped: 0 };
+  checkReadable(pgnFiles); // before out is emptied
   const fd = openSync(out, 'w');
-  const moves = new Int32Array(1024);
-  const scores = new Int32Array(1024);
+  let moves = new Int32Array(1024);
+  let scores = new Int32Array(1024);
   try {
     for (const file of pgnFiles) {
       let number = 0;
@@ -77,11 +78,21 @@ export async function convertPgn(pgnFiles: readonly string[], out: string, log: 
         number = source === lastSource ? number + 1 : 1;
         lastSource = source;
         const result = RESULTS[game.result];
-        const pos = new Position(game.tags.FEN ?? START_FEN);
+        let problem = gameProblem(game) ?? (result === undefined ? 'no result' : null);
+        const pos = new Position();
+        try {
+          pos.setFen(game.tags.FEN ?? START_FEN);
+        } catch (e) {
+          problem ??= `bad FEN tag: ${(e as Error).message}`;
+        }
+        pos.chess960 = isChess960(game);
         let start: Position | null = null;
         let plies = 0;
-        let problem: string | null = result === undefined ? 'no result' : null;
-        for (let i = 0; i < game.moves.length && problem === null && plies < moves.length; i++) {
+        if (game.moves.length > moves.length) {
+          moves = new Int32Array(game.moves.length);
+          scores = new Int32Array(game.moves.length);
+        }
+        for (let i = 0; i < game.moves.length && problem === null; i++) {
           const move = sanToMove(pos, game.moves[i]);
           const comment = (game.comments?.[i] ?? '').trim();
           const score = moverScore(comment);
@@ -89,7 +100,10 @@ export async function convertPgn(pgnFiles: readonly string[], out: string, log: 
           else if (start === null && comment === 'book') pos.makeMove(move);
           else if (score === null) problem = `no score after '${game.moves[i]}'`;
           else {
-            start ??= new Position(pos.fen());
+            if (start === null) {
+              start = new Position(pos.fen());
+              start.chess960 = pos.chess960;
+            }
             moves[plies] = move;
             scores[plies] = pos.side === WHITE ? score : 0 - score;
             plies++;

@@ -15,8 +15,8 @@
 import { createWriteStream, openSync } from 'node:fs';
 import { Position, START_FEN } from '../board/position.js';
 import type { Labelled } from './dataset.js';
-import { type PgnGame, sanToMove } from '../board/pgn.js';
-import { readPgnFile } from '../platform/pgn-file.js';
+import { type PgnGame, gameProblem, isChess960, sanToMove } from '../board/pgn.js';
+import { checkReadable, readPgnFile } from '../platform/pgn-file.js';
 import { isQuiet } from './quiet.js';
 import { unitInterval, xorshift32 } from '../util/random.js';
 
@@ -64,14 +64,20 @@ export function gamePositions(
   random = unitInterval(xorshift32(options.seed ?? 1)),
 ): Labelled[] {
   const result = RESULT_FOR_WHITE[game.result];
-  if (result === undefined) {
+  const pos = new Position();
+  try {
+    pos.setFen(game.tags.FEN ?? START_FEN);
+  } catch {
+    stats.skippedGames++; // a bad FEN tag
+    return [];
+  }
+  if (result === undefined || gameProblem(game) !== null) {
     stats.skippedGames++;
     return [];
   }
   const skipMoves = options.skipMoves ?? 8;
   const sample = options.sample ?? 1;
-  const pos = new Position(game.tags.FEN ?? START_FEN);
-  pos.chess960 = (game.tags.Variant ?? '').toLowerCase().includes('960');
+  pos.chess960 = isChess960(game);
   const out: Labelled[] = [];
   stats.games++;
   for (let ply = 0; ply < game.moves.length; ply++) {
@@ -110,6 +116,7 @@ export async function pgnToData(pgnFiles: readonly string[], out: string, option
   const stats: GameStats = { games: 0, skippedGames: 0, positions: 0, badMoves: 0 };
   let duplicateGames = 0;
   const seen = new Set<string>();
+  checkReadable(pgnFiles); // before out is emptied
   // Opened at once, so that a path that cannot be written throws here (a stream would report it later, as an unhandled event).
   const sink = out === '-' ? process.stdout : createWriteStream('', { fd: openSync(out, 'w'), encoding: 'utf8' });
   const random = unitInterval(xorshift32(options.seed ?? 1));

@@ -144,4 +144,22 @@ describe('reading games for analysis', () => {
     expect('message' in results[2] && results[2].message).toMatch(/^bad FEN tag 'not a fen'/);
     expect('san' in results[3] && results[3].san).toEqual(['f3', 'e5', 'g4', 'Qh4#']);
   });
+
+  it('names an ambiguous move and another variant, and replays Chess960 castling', () => {
+    const games = splitGames(
+      [
+        '1. Nf3 d5 2. d3 e5 3. Nd2 *',
+        '[Variant "Atomic"]',
+        '1. Nf3 d5 *',
+        '[Variant "Chess960"]',
+        '[FEN "nrbkqrbn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQRBN w FBfb - 0 1"]',
+        '1. f4 f5 2. Bf2 Bf7 3. e3 e6 4. Qe2 Qe7 5. O-O *',
+      ].join('\n'),
+    );
+    const results = games.map(replayGame);
+    expect(results[0]).toEqual({ number: 1, line: 1, message: 'move 3. Nd2 is ambiguous: Nbd2 or Nfd2' });
+    expect(results[1]).toEqual({ number: 2, line: 2, message: 'variant "Atomic" is not chess or Chess960' });
+    expect(results[2]).toMatchObject({ chess960: true, san: ['f4', 'f5', 'Bf2', 'Bf7', 'e3', 'e6', 'Qe2', 'Qe7', 'O-O'] });
+    expect('uci' in results[2] && results[2].uci.at(-1)).toBe('d1f1');
+  });
 });

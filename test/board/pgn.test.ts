@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Position } from '../../src/board/position.js';
 import { gamePositions } from '../../src/tune/texel-data.js';
-import { movetextTokens, parsePgn, sanToMove } from '../../src/board/pgn.js';
+import { gameProblem, movetextTokens, parsePgn, sanToMove } from '../../src/board/pgn.js';
 
 const PGN = `[Event "test"]
 [White "a"]
@@ -82,5 +82,61 @@ describe('PGN', () => {
     // Not quiet: before a8=Q (a promotion is pending) and with a king in check; only before 41. Qb7+.
     expect(fromFen).toEqual([{ fen: 'Q7/3k4/8/8/8/8/8/4K3 w - - 1 41', result: 0.5 }]);
     expect(stats).toEqual({ games: 2, skippedGames: 1, positions: first.length + 1, badMoves: 0 });
+  });
+
+  it('keeps a comment wrapped onto a line that starts with [ in its game', () => {
+    // As Kestrel's own writer and others wrap `{[%eval ...] [%clk ...]}`.
+    const [game, ...rest] = parsePgn('[Event "w"]\n\n1. e4 {[%eval 0.2]\n[%clk 0:03:00]} e5 2. Nf3 *\n');
+    expect(rest).toEqual([]);
+    expect(game.moves).toEqual(['e4', 'e5', 'Nf3']);
+    expect(game.comments?.[0]).toBe('[%eval 0.2]\n[%clk 0:03:00]');
+    expect(game.badTags).toBeUndefined();
+  });
+
+  it('ends a game at its result token, so games need no tags', () => {
+    const games = parsePgn('1. e4 e5 1-0\n\n1. d4 d5 0-1 1. c4 *\n');
+    expect(games.map((g) => [g.moves, g.result, g.firstLine, g.lastLine])).toEqual([
+      [['e4', 'e5'], '1-0', 1, 1],
+      [['d4', 'd5'], '0-1', 3, 3],
+      [['c4'], '*', 3, 3],
+    ]);
+    // A repeated result token or a comment about the file is no game.
+    expect(parsePgn('{exported by x}\n1. e4 1-0 1-0\n').length).toBe(1);
+  });
+
+  it('reads several tags on one line and skips % lines between tags', () => {
+    const [game] = parsePgn(
+      '[White "Carlsen"] [Black "Nakamura"]  [FEN "4k3/8/8/8/8/8/8/4K2R w K - 0 1"]\n% by a tool\n[Result "1-0"]\n\n1. O-O 1-0\n',
+    );
+    expect(game.tags).toEqual({ White: 'Carlsen', Black: 'Nakamura', FEN: '4k3/8/8/8/8/8/8/4K2R w K - 0 1', Result: '1-0' });
+    expect(game.badTags).toBeUndefined();
+    expect(parsePgn('[White "a"] 1. e4 *\n')[0].badTags).toEqual(['[White "a"] 1. e4 *']);
+  });
+
+  it('says when a comment or variation is never closed, and reads the next game', () => {
+    const games = parsePgn(
+      '[Event "a"]\n\n1. e4 e5 2. Nf3 {oops 2... Nc6 *\n\n[Event "b"]\n\n1. d4 (1. c4 c5\n\n[Event "c"]\n\n1. e4 (1. d4) *\n',
+    );
+    expect(games.map((g) => [g.tags.Event, g.problem ?? null])).toEqual([
+      ['a', 'comment opened on line 3 is not closed'],
+      ['b', 'variation opened on line 7 is not closed'],
+      ['c', null],
+    ]);
+    expect(gameProblem(games[0])).toBe('comment opened on line 3 is not closed');
+    expect(parsePgn('1. e4 {to the end')[0].problem).toBe('comment opened on line 1 is not closed');
+  });
+
+  it('reads a NAG written against its move and "e.p." after an en-passant capture', () => {
+    expect(movetextTokens('1. e4$1 e5!? 2. exd6 e.p. *').moves).toEqual(['e4', 'e5!?', 'exd6']);
+  });
+
+  it('refuses other variants than chess and Chess960', () => {
+    const variant = (name: string): string | null => gameProblem({ tags: { Variant: name }, moves: [], result: '*' });
+    expect(variant('Atomic')).toBe('variant "Atomic" is not chess or Chess960');
+    expect(variant('Three-check')).not.toBeNull();
+    expect(variant('Standard')).toBeNull();
+    expect(variant('chess 960')).toBeNull();
+    expect(variant('Fischerandom')).toBeNull();
+    expect(gameProblem({ tags: {}, moves: [], result: '*', badTags: ['[Event'] })).toBe('unreadable tag "[Event"');
   });
 });

@@ -156,7 +156,7 @@ describe('book builder', () => {
     const { bytes, stats } = buildBookFromPgnText(pgn, { minGames: 1 }, (m) => problems.push(m));
     expect(problems).toEqual([
       'game 2 (Carl - Dora): illegal move Ke3 (move 2. Ke3, ply 3); game skipped',
-      'game 3: broken tag "[Event \\"broken tag]"; game skipped',
+      'game 3: unreadable tag "[Event \\"broken tag]"; game skipped',
       'game 4: bad FEN tag "8/8/8/8/8/8/8/8 w - - 0 1": white has 0 kings, expected exactly 1; game skipped',
       'game 5: ambiguous move Nd2: Nbd2 or Nfd2 (move 1. Nd2, ply 1); game skipped',
     ]);

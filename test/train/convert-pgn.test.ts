@@ -62,6 +62,35 @@ describe('convert-pgn', () => {
     expect(pos.fen()).toBe('8/3k4/8/8/8/8/4P3/4K3 w - - 1 2');
   });
 
+  it('leaves out games of another variant or with a bad FEN, keeps long games whole, and keeps --out when an input is missing', async () => {
+    const pgn = join(dir, 'mixed.pgn');
+    const long: string[] = [];
+    // 1,200 plies of knights going back and forth, each with a score.
+    for (let i = 0; i < 300; i++) long.push(`${2 * i + 1}. Nf3 {+0.10/5} Nf6 {-0.10/5}`, `${2 * i + 2}. Ng1 {+0.10/5} Ng8 {-0.10/5}`);
+    writeFileSync(
+      pgn,
+      [
+        '[Variant "Atomic"]',
+        '1. e4 {+0.30/10} 1-0',
+        '[FEN "not a fen"]',
+        '1. e4 {+0.30/10} 1-0',
+        '[Event "long"]',
+        ...long,
+        '1/2-1/2',
+      ].join('\n'),
+    );
+    const out = join(dir, 'mixed.vf');
+    const notes: string[] = [];
+    expect(await convertPgn([pgn], out, (l) => notes.push(l))).toEqual({ games: 1, positions: 1200, skipped: 2 });
+    expect(notes).toEqual([
+      `${pgn}: game 1 left out: variant "Atomic" is not chess or Chess960`,
+      expect.stringMatching(/game 2 left out: bad FEN tag/),
+    ]);
+    const size = readFileSync(out).length;
+    await expect(convertPgn([pgn, join(dir, 'missing.pgn')], out, () => {})).rejects.toThrow(/cannot read .*missing\.pgn: no such file/);
+    expect(readFileSync(out).length).toBe(size);
+  });
+
   it('starts after leading book moves, and reads scores followed by a comma', async () => {
     const pgn = join(dir, 'book.pgn');
     writeFileSync(pgn, '[Result "1-0"]\n\n1. e4 {book} e5 {book} 2. Qh5 {+0.10/9, line=x} Nc6 {+0.05/9} 1-0\n');

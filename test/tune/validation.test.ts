@@ -98,6 +98,9 @@ describe('data with game numbers and scores', () => {
     const kept = await pgnToData([pgn], join(dir, 'all.txt'), { keepDuplicates: true });
     expect(kept.games).toBe(3);
     expect(kept.duplicateGames).toBe(0);
+    // A missing input is named before the output is emptied.
+    await expect(pgnToData([pgn, join(dir, 'missing.pgn')], out)).rejects.toThrow(/cannot read .*missing\.pgn: no such file/);
+    expect(readFileSync(out, 'utf8').trim().split('\n')).toEqual(lines);
   });
 
   it('refuses numeric options that are not numbers or out of range, naming them', async () => {
