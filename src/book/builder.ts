@@ -135,8 +135,9 @@ export class BookBuilder {
 
   /**
    * Counts a game's moves. Returns null when the game was used (or had no
-   * moves), or the reason it was skipped: an unreadable tag, an unclosed comment, another variant, a bad FEN, an illegal
-   * or ambiguous move. A skipped game counts for nothing.
+   * moves), or the reason it was skipped: an unreadable tag, an unclosed
+   * comment or variation, another variant, a bad FEN, an illegal or
+   * ambiguous move. A skipped game counts for nothing.
    */
   addGame(game: PgnGame): string | null {
     this.stats.games++;

@@ -13,6 +13,7 @@ import { Position, START_FEN } from '../board/position.js';
 import { WHITE } from '../board/types.js';
 import { checkReadable, readPgnFile } from '../platform/pgn-file.js';
 import { MATE } from '../search/score.js';
+import { errorText } from '../util/errors.js';
 import { bunzip2, isBzip2 } from './bzip2.js';
 import { isTarHeader, tarMembers } from './tar.js';
 import { RESULT_BLACK_WIN, RESULT_DRAW, RESULT_WHITE_WIN, encodeGame } from './viriformat.js';
@@ -83,7 +84,7 @@ export async function convertPgn(pgnFiles: readonly string[], out: string, log: 
         try {
           pos.setFen(game.tags.FEN ?? START_FEN);
         } catch (e) {
-          problem ??= `bad FEN tag: ${(e as Error).message}`;
+          problem ??= `bad FEN tag: ${errorText(e)}`;
         }
         pos.chess960 = isChess960(game);
         let start: Position | null = null;

@@ -13,7 +13,7 @@
 // nothing but a leak between training and validation data.
 
 import { createWriteStream, openSync } from 'node:fs';
-import { Position, START_FEN } from '../board/position.js';
+import { FenError, Position, START_FEN } from '../board/position.js';
 import type { Labelled } from './dataset.js';
 import { type PgnGame, gameProblem, isChess960, sanToMove } from '../board/pgn.js';
 import { checkReadable, readPgnFile } from '../platform/pgn-file.js';
@@ -67,8 +67,9 @@ export function gamePositions(
   const pos = new Position();
   try {
     pos.setFen(game.tags.FEN ?? START_FEN);
-  } catch {
-    stats.skippedGames++; // a bad FEN tag
+  } catch (e) {
+    if (!(e instanceof FenError)) throw e;
+    stats.skippedGames++;
     return [];
   }
   if (result === undefined || gameProblem(game) !== null) {
