@@ -16,6 +16,7 @@ import { engineVersion } from '../engine/version.js';
 import { SETTINGS, defaultIn } from '../engine/settings.js';
 import { integerArg, readTextFile } from './args.js';
 import { DEFAULT_TABLEBASE_USE, openTablebases } from '../engine/tablebases.js';
+import { decodePgn } from '../platform/pgn-file.js';
 
 /** The time a move is searched when neither --movetime nor --depth is given, and the most it may be. */
 const DEFAULT_MOVETIME_MS = 500;
@@ -57,7 +58,7 @@ export function registerAnalyseCommands(program: Command): void {
       const hashMb = integerArg(program, '--hash', opts.hash, SETTINGS.hash.min, SETTINGS.hash.max);
       const driver = SEARCH_DRIVERS.find((d) => d === opts.driver.toLowerCase());
       if (driver === undefined) program.error(`error: --driver must be one of ${SEARCH_DRIVERS.join(', ')}, got '${opts.driver}'`);
-      const text = readTextFile(program, path);
+      const text = readTextFile(program, path, path, decodePgn);
       const games: ReplayedGame[] = [];
       let problems = 0;
       for (const source of splitGames(text)) {

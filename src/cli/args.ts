@@ -37,9 +37,14 @@ export function numberArg(program: Command, name: string, text: string, min: num
 }
 
 /** A text file's contents, or exits with a one-line error naming `what` it is (default: the path). */
-export function readTextFile(program: Command, path: string, what = path): string {
+export function readTextFile(
+  program: Command,
+  path: string,
+  what = path,
+  decode: (bytes: Buffer) => string = (bytes) => bytes.toString('utf8'),
+): string {
   try {
-    return readFileSync(path, 'utf8');
+    return decode(readFileSync(path));
   } catch (e) {
     program.error(`error: cannot read ${what}: ${fileProblem(e)}`);
   }

@@ -11,7 +11,7 @@ import { closeSync, openSync, readFileSync, readSync, writeSync } from 'node:fs'
 import { type PgnGame, gameProblem, isChess960, pgnGamesFromLines, sanToMove } from '../board/pgn.js';
 import { Position, START_FEN } from '../board/position.js';
 import { WHITE } from '../board/types.js';
-import { checkReadable, readPgnFile } from '../platform/pgn-file.js';
+import { checkReadable, decodePgn, readPgnFile } from '../platform/pgn-file.js';
 import { MATE } from '../search/score.js';
 import { errorText } from '../util/errors.js';
 import { bunzip2, isBzip2 } from './bzip2.js';
@@ -39,7 +39,7 @@ export interface ConvertStats {
 
 /** The games of a PGN text. */
 function gamesOfText(bytes: Uint8Array): Generator<PgnGame> {
-  return pgnGamesFromLines(new TextDecoder().decode(bytes).split(/\r?\n/));
+  return pgnGamesFromLines(decodePgn(bytes).split(/\r?\n/));
 }
 
 /** The games of a PGN file, a bzip2-compressed one, or a tar archive of either, each with the name of where it was read. */
