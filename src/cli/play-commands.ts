@@ -60,7 +60,7 @@ export function registerPlayCommands(program: Command): void {
       ];
       const fen = opts.fen ?? START_FEN;
       try {
-        setPosition(new Position(), fen, false);
+        setPosition(new Position(), fen, false, 'are Chess960, which play does not play');
       } catch (e) {
         program.error(`error: bad FEN '${fen}': ${errorText(e)}`);
       }

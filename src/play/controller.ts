@@ -141,7 +141,8 @@ export class GameController {
   move(text: string): void {
     const game = this.current;
     if (game.end !== null) {
-      this.say('The game is over: new starts another, undo takes back the last move.');
+      const onTime = game.end.termination === 'time forfeit';
+      this.say(`The game is over: new starts another${onTime ? '.' : ', undo takes back the last move.'}`);
       return;
     }
     const side = game.pos.side;
@@ -149,6 +150,7 @@ export class GameController {
       this.say(`It is not your move (${this.playerName(side)} is to move).`);
       return;
     }
+    if (this.flagFell(side)) return;
     const reading = readMove(game.pos, text);
     if (!('move' in reading)) {
       this.say(reading.close.length > 0 ? `${reading.error}. Try: ${reading.close.join(', ')}` : `${reading.error}.`);
@@ -169,6 +171,11 @@ export class GameController {
     }
     // Back to the last position where a person was to move before they moved.
     const game = this.current;
+    if (game.end?.termination === 'time forfeit') {
+      // The clocks cannot be wound back: the flag would fall again at once.
+      this.say('A game lost on time cannot be taken back: new starts another.');
+      return;
+    }
     const lastHuman = game.moves.map((_, i) => this.isPerson(game.sideOf(i))).lastIndexOf(true);
     if (lastHuman < 0) {
       this.say('Nothing to take back.');
@@ -385,6 +392,13 @@ export class GameController {
     this.startTurn();
   }
 
+  /** Ends the game if `side`'s time ran out before its move came (the timer checks only every TICK_MS); true when it did. */
+  private flagFell(side: number): boolean {
+    if (this.clock === null || this.clock.runningSide !== side || this.clock.remaining(side) > 0) return false;
+    this.flagFall(side);
+    return true;
+  }
+
   private flagFall(side: number): void {
     this.engine.drop();
     this.clock?.pause();
@@ -415,6 +429,7 @@ export class GameController {
   private playEngineMove(move: number, line: EngineLine | undefined, note: string | undefined): void {
     const game = this.current;
     const side = game.pos.side;
+    if (this.flagFell(side)) return;
     const number = game.moveNumber();
     const clockMs = this.clock?.punch();
     const evalWhite = line === undefined ? undefined : whiteView(uciScore(line), side);

@@ -12,12 +12,12 @@ import type { Position } from '../board/position.js';
 import { moveToSan, parseSan } from '../board/san.js';
 import {
   DOUBLE_PUSH,
-  EN_PASSANT,
   KING,
   MAX_MOVES,
   NORMAL,
   PAWN,
   PROMO_QUEEN,
+  WHITE,
   makeMove,
   moveFrom,
   moveTo,
@@ -106,6 +106,7 @@ function explain(pos: Position, typed: string, text: string, parserMessage: stri
     const piece = pos.board[from];
     if (piece === 0) reason = `there is no piece on ${uci[1]}`;
     else if (piece >> 3 !== pos.side) reason = `the piece on ${uci[1]} is not yours`;
+    else if (/[nbrq]$/i.test(text) && !promotes(pos, piece & 7, to)) reason = NO_PROMOTION;
     else reason = whyNot(pos, piece & 7, from, to, inCheck);
     close = rank(pos, legal, sans, text, { from, to, type: piece === 0 ? -1 : piece & 7 });
   } else if (san !== null) {
@@ -117,6 +118,7 @@ function explain(pos: Position, typed: string, text: string, parserMessage: stri
       if (p !== 0 && p >> 3 === pos.side && (p & 7) === type) ours.push(sq);
     }
     if (ours.length === 0) reason = `you have no ${PIECE_NAMES[type]}`;
+    else if (san[5] !== undefined && !promotes(pos, type, to)) reason = NO_PROMOTION;
     else {
       // The first reason that explains it, over the pieces that could be meant.
       const reasons = ours.map((from) => whyNot(pos, type, from, to, inCheck));
@@ -132,10 +134,20 @@ function explain(pos: Position, typed: string, text: string, parserMessage: stri
   return { error: `${shown} is not legal: ${reason}`, close };
 }
 
+const NO_PROMOTION = 'only a pawn reaching the last rank promotes';
+
+/** Whether a piece of `type` moving to `to` promotes. */
+function promotes(pos: Position, type: number, to: number): boolean {
+  return type === PAWN && to >> 3 === (pos.side === WHITE ? 7 : 0);
+}
+
 /** Why our piece of `type` on `from` cannot go to `to`. */
 function whyNot(pos: Position, type: number, from: number, to: number, inCheck: boolean): string {
-  const kinds = type === PAWN ? [NORMAL, DOUBLE_PUSH, EN_PASSANT, PROMO_QUEEN] : [NORMAL];
-  const reachable = kinds.some((kind) => isPseudoLegal(pos, makeMove(from, to, kind)));
+  const kinds = type === PAWN ? [NORMAL, DOUBLE_PUSH, PROMO_QUEEN] : [NORMAL];
+  // isPseudoLegal tests an en-passant capture for full legality: its shape is enough here.
+  const enPassant =
+    type === PAWN && to === pos.ep && Math.abs((from & 7) - (to & 7)) === 1 && (to >> 3) - (from >> 3) === (pos.side === WHITE ? 1 : -1);
+  const reachable = enPassant || kinds.some((kind) => isPseudoLegal(pos, makeMove(from, to, kind)));
   if (!reachable) return `the ${PIECE_NAMES[type]} on ${squareName(from)} cannot go to ${squareName(to)}`;
   if (type === KING) return `your king would be in check on ${squareName(to)}`;
   return inCheck ? 'you are in check and it does not answer the check' : 'it would leave your king in check';

@@ -201,7 +201,7 @@ export class TerminalView {
       text = `${game.moveNumber()} ${this.controller.playerName(side) === 'You' ? 'Your move' : `${Game.colorName(side)} to move`}`;
     } else text = '';
     const full = `${clocks === '' ? '' : `[${clocks}] `}${text}> `;
-    const width = (this.term.output.columns ?? 80) - 12;
+    const width = (this.term.output.columns || 80) - 12;
     this.rl.setPrompt(full.length > width ? `${full.slice(0, width - 4)}...> ` : full);
     this.rl.prompt(true);
   }

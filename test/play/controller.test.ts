@@ -254,6 +254,21 @@ describe('the game controller', () => {
     expect(drawn.notes).toEqual(["White's time is up, but Black cannot mate: a draw. (1/2-1/2)"]);
   });
 
+  it('a move typed after the flag fell loses on time, and a game lost on time cannot be taken back', () => {
+    let now = 0;
+    const time = { initialMs: 1_000, incrementMs: 5_000 };
+    const { controller, messages } = make({ time, players: ['human', 'human'] }, { now: () => now });
+    controller.start();
+    now += 1_050; // before the timer's next check
+    controller.move('e4');
+    expect(controller.game.moves).toHaveLength(0);
+    expect(controller.game.end).toMatchObject({ result: '0-1', termination: 'time forfeit' });
+    controller.undo();
+    controller.move('e4');
+    expect(messages).toEqual(['A game lost on time cannot be taken back: new starts another.', 'The game is over: new starts another.']);
+    expect(controller.game.end).toMatchObject({ termination: 'time forfeit' });
+  });
+
   it('a flag fall while the engine thinks drops its answer', async () => {
     let now = 0;
     const { controller, engine } = make({ time: { initialMs: 60_000, incrementMs: 0 }, players: ['engine', 'human'] }, { now: () => now });

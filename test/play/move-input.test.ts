@@ -84,4 +84,14 @@ describe('reading typed moves', () => {
     expect(r.error).toBe('Nd2 is ambiguous: Nbd2 or Nfd2');
     expect(r.close).toEqual(['Nbd2', 'Nfd2']);
   });
+
+  it('says why a promotion piece does not fit, and that a pinned en-passant capture would leave the king in check', () => {
+    expect(refusal(START, 'e4=Q').error).toBe('e4=Q is not legal: only a pawn reaching the last rank promotes');
+    expect(refusal(START, 'Nf3=Q').error).toBe('Nf3=Q is not legal: only a pawn reaching the last rank promotes');
+    expect(refusal(START, 'e2e4q').error).toBe('e2e4q is not legal: only a pawn reaching the last rank promotes');
+    // Taking on d6 would open the fifth rank to the rook on h5.
+    const pinned = '8/8/8/K2pP2r/8/8/8/7k w - d6 0 1';
+    expect(refusal(pinned, 'exd6').error).toBe('exd6 is not legal: it would leave your king in check');
+    expect(refusal(pinned, 'e5d6').error).toBe('e5d6 is not legal: it would leave your king in check');
+  });
 });
