@@ -53,7 +53,8 @@ function lineOfMove(source: GameText, index: number): number {
   let movetext = '';
   for (let i = 0; i < source.lines.length; i++) {
     const line = source.lines[i].trim();
-    if (line.startsWith('[') || line.startsWith('%')) continue;
+    // Tag lines come before the movetext; after it, a line starting with '[' continues a comment.
+    if ((movetext === '' && line.startsWith('[')) || line.startsWith('%')) continue;
     movetext += `${source.lines[i]}\n`;
     if (movetextTokens(movetext).moves.length > index) return source.firstLine + i;
   }

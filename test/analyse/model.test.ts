@@ -161,5 +161,8 @@ describe('reading games for analysis', () => {
     expect(results[1]).toEqual({ number: 2, line: 2, message: 'variant "Atomic" is not chess or Chess960' });
     expect(results[2]).toMatchObject({ chess960: true, san: ['f4', 'f5', 'Bf2', 'Bf7', 'e3', 'e6', 'Qe2', 'Qe7', 'O-O'] });
     expect('uci' in results[2] && results[2].uci.at(-1)).toBe('d1f1');
+    // A comment wrapped onto a line starting with '[' does not hide the line of a later move.
+    const [wrapped] = splitGames('[Event "w"]\n\n1. e4 {[%eval 0.2]\n[%clk 0:03:00]} e5\n2. Ke3 *').map(replayGame);
+    expect(wrapped).toEqual({ number: 1, line: 5, message: 'move 2. Ke3 is not legal here' });
   });
 });
