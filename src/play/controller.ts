@@ -49,6 +49,10 @@ export class GameController {
   private tickTimer: ReturnType<typeof setInterval> | null = null;
   private closed = false;
   private endAnnounced = false;
+  /** The engine's turn is scheduled (engineTurn) and its search has not begun. */
+  private engineTurnPending = false;
+  /** stop came while engineTurnPending (typed in one burst with a move): that search answers at once. */
+  private stopOnStart = false;
 
   constructor(
     readonly settings: GameSettings,
@@ -303,7 +307,9 @@ export class GameController {
 
   /** Makes the engine move (or answer) now. */
   stop(): void {
-    if (!this.engine.stop()) this.say('Nothing to stop: the engine is not thinking.');
+    if (this.engine.stop()) return;
+    if (this.engineTurnPending) this.stopOnStart = true;
+    else this.say('Nothing to stop: the engine is not thinking.');
   }
 
   /** Writes the game as PGN to path. */
@@ -364,11 +370,15 @@ export class GameController {
 
   /** The engine moves soon: first the front end may give the commands waiting (quit, Ctrl-C). */
   private engineTurn(): void {
+    this.engineTurnPending = true;
     platform.soon(() => {
+      const stopAtOnce = this.stopOnStart;
+      this.engineTurnPending = false;
+      this.stopOnStart = false;
       if (this.closed) return;
       this.emit('turn', 'engine');
       if (this.closed || this.thinking !== null || this.current.end !== null) return;
-      if (!this.isPerson(this.current.pos.side)) void this.engineMove();
+      if (!this.isPerson(this.current.pos.side)) void this.engineMove(stopAtOnce);
     });
   }
 
@@ -406,7 +416,7 @@ export class GameController {
     this.startTurn();
   }
 
-  private async engineMove(): Promise<void> {
+  private async engineMove(stopAtOnce: boolean): Promise<void> {
     const game = this.current;
     const side = game.pos.side;
     const book = this.engine.bookMove(game);
@@ -414,7 +424,7 @@ export class GameController {
       this.playEngineMove(book, undefined, 'book move');
       return;
     }
-    const outcome = await this.think('move', this.engine.movePlan(this.levelChoice, this.clock, this.settings.driver));
+    const outcome = await this.think('move', this.engine.movePlan(this.levelChoice, this.clock, this.settings.driver), stopAtOnce);
     if (outcome === null || this.closed || game !== this.current || game.end !== null || game.pos.side !== side) return;
     let move: number;
     try {
@@ -439,7 +449,7 @@ export class GameController {
   }
 
   /** Searches the current position, reporting its thinking; null if its answer is dropped. */
-  private async think(purpose: ThinkingState['purpose'], plan: SearchPlan): Promise<SearchOutcome | null> {
+  private async think(purpose: ThinkingState['purpose'], plan: SearchPlan, stopAtOnce = false): Promise<SearchOutcome | null> {
     const who =
       purpose === 'move'
         ? `${this.playerName(this.current.pos.side)} thinks`
@@ -454,6 +464,7 @@ export class GameController {
       return null;
     }
     this.emit('thinking', search.state);
+    if (stopAtOnce) this.engine.stop();
     let outcome: SearchOutcome | null;
     try {
       outcome = await search.done;

@@ -231,10 +231,15 @@ export class TerminalView {
 
   private onLine(line: string): void {
     if (this.quitting) return;
+    const word = line.trim().split(/\s+/)[0].toLowerCase();
     if (this.term.interactive && this.controller.thinking !== null) {
-      const word = line.trim().split(/\s+/)[0].toLowerCase();
       if (WHILE_THINKING.includes(word)) this.handle(line);
       else this.print('Kestrel is thinking: wait for its move, or type stop to make it move now.');
+      return;
+    }
+    // A stop pasted in one burst with a move comes before the engine's search begins: it is for that search.
+    if (this.term.interactive && word === 'stop' && !this.acceptsInput()) {
+      this.handle(line);
       return;
     }
     this.queue.push(line);

@@ -317,6 +317,20 @@ describe('the game controller', () => {
     expect(notes.slice(1)).toEqual(['A new game.', 'A new game.', 'Kestrel plays 1. Nf3']);
   });
 
+  it('a stop given with a move, before the engine’s search begins, is for that search', async () => {
+    const { controller, engine, notes, messages } = make({});
+    engine.onStop = outcome('e7e5');
+    controller.start();
+    const replied = personOrOver(controller);
+    controller.move('e4');
+    controller.stop(); // the same burst of input: the engine's turn is scheduled, its search not yet begun
+    await replied;
+    expect(engine.requests.map((r) => r.stopped)).toEqual([true]);
+    expect(notes).toEqual(['Kestrel plays 1... e5']);
+    controller.stop();
+    expect(messages).toEqual(['Nothing to stop: the engine is not thinking.']);
+  });
+
   it('hint: the engine’s best move for the person, at the level’s node budget', async () => {
     const { controller, engine, messages } = make({ level: { kind: 'skill', skill: 3 } });
     engine.answer = () => outcome('g1f3', [line(['g1f3', 'd7d5', 'd2d4'], 30, 5)]);
