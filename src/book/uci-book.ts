@@ -52,9 +52,10 @@ export class BookController {
     this.enabled = on;
   }
 
-  /** BookFile; the file is opened at the next pick, and problems reported then. */
+  /** BookFile; the file is opened (again, if it is the same name: it may have been rebuilt) at the next pick, and problems reported then. */
   setFile(path: string): void {
     this.file = path.trim();
+    this.triedFile = null;
   }
 
   /** BookMode: 'best' or 'weighted' (anything else is ignored and false returned). */

@@ -1,7 +1,8 @@
 // The command line's arguments: integers and numbers within a range, and the
 // files the commands read, each refused with a one-line error (no stack).
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { fileProblem } from '../util/errors.js';
 
@@ -48,4 +49,16 @@ export function readTextFile(
   } catch (e) {
     program.error(`error: cannot read ${what}: ${fileProblem(e)}`);
   }
+}
+
+/** Exits with a one-line error when the folder `out` is to be written in does not exist (checked before the work, not after it). */
+export function requireOutputFolder(program: Command, out: string): void {
+  const folder = dirname(out);
+  let exists = false;
+  try {
+    exists = statSync(folder).isDirectory();
+  } catch {
+    // Missing or unreadable: said below.
+  }
+  if (!exists) program.error(`error: cannot write ${out}: there is no folder ${folder}`);
 }

@@ -4,6 +4,8 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
 import { MoveError, parseUciMove } from '../board/notation.js';
 import { FenError, Position, START_FEN } from '../board/position.js';
+import { fileProblem } from '../util/errors.js';
+import { requireOutputFolder } from './args.js';
 import { setPosition } from './load-position.js';
 import { type BuildOptions, DEFAULT_BUILD_OPTIONS, buildBookFromPgnFiles } from '../book/builder.js';
 import { formatProbeTable, probeRows } from '../book/format.js';
@@ -42,6 +44,7 @@ interface BuildCommandOptions {
 
 async function buildCommand(opts: BuildCommandOptions, command: Command): Promise<void> {
   if (opts.onlyWhite && opts.onlyBlack) command.error('error: --only-white and --only-black exclude each other');
+  requireOutputFolder(command, opts.out);
   const options: BuildOptions = {
     maxPly: opts.maxPly,
     minGames: opts.minGames,
@@ -79,7 +82,7 @@ async function buildCommand(opts: BuildCommandOptions, command: Command): Promis
     renameSync(temp, opts.out);
   } catch (e) {
     rmSync(temp, { force: true });
-    command.error(`error: cannot write ${opts.out}: ${(e as Error).message}`);
+    command.error(`error: cannot write ${opts.out}: ${fileProblem(e)}`);
   }
   const s = result.stats;
   const seconds = (performance.now() - t0) / 1000;

@@ -210,9 +210,20 @@ class UciEngine {
   // Commands.
 
   private isReady(): void {
-    // While a job runs, changes wait behind it in the worker: answer now.
-    if (this.answers.length > 0) this.out.write('readyok');
-    else this.host.afterApplied(() => this.out.write('readyok'));
+    // While a job runs, changes wait behind it in the worker: answer now (with the oldest job's output, so
+    // after a readyok or book move still waiting before it).
+    const job = this.answers.find((a) => a.job !== null && a.job.state !== 'done');
+    if (job !== undefined) {
+      this.emit(job, 'readyok');
+      return;
+    }
+    // Else once the worker has applied them, as an answer of its own: book moves and readyoks keep their order.
+    const answer: Answer = { job: null, held: [], done: false };
+    this.answers.push(answer);
+    this.host.afterApplied(() => {
+      this.emit(answer, 'readyok');
+      this.settle(answer);
+    });
   }
 
   private setOption(args: string[]): void {

@@ -246,6 +246,10 @@ describe('kestrel book commands', () => {
     expect((await run('book', 'build', '--pgn', join(dir, 'none.pgn'), '--out', bin)).err).toMatch(
       /^error: cannot read .*none\.pgn: no such file\n$/,
     );
+    const nowhere = join(dir, 'no-such-folder', 'x.bin');
+    expect((await run('book', 'build', '--pgn', join(dir, 'none.pgn'), '--out', nowhere)).err).toBe(
+      `error: cannot write ${nowhere}: there is no folder ${join(dir, 'no-such-folder')}\n`,
+    );
     expect((await run('book', 'build', '--pgn', 'a.pgn', '--out', bin, '--min-games', '0')).err).toMatch(
       /option '--min-games <n>' argument '0' is invalid/,
     );

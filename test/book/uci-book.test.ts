@@ -98,6 +98,21 @@ describe('BookController', () => {
     expect(book.pick(new Position()).move).not.toBe(0);
   });
 
+  it('BookFile set again to the same name opens the file again: it may have been made or rebuilt since', () => {
+    const pos = new Position();
+    const file = join(dir, 'rebuilt.bin');
+    const book = new BookController();
+    book.setOwnBook(true);
+    book.setFile(file);
+    expect(book.pick(pos).lines[0]).toMatch(/cannot open book/);
+    writeFileSync(file, bookBytes([{ key: pos.keyHex(), move: rawMove('e2e4'), weight: 7 }]));
+    book.setFile(file); // a GUI sends every option again at a new game
+    expect(book.pickUci(pos).uci).toBe('e2e4');
+    writeFileSync(file, bookBytes([{ key: pos.keyHex(), move: rawMove('d2d4'), weight: 3 }]));
+    book.setFile(file);
+    expect(book.pickUci(pos).uci).toBe('d2d4');
+  });
+
   it('passes on warnings about illegal entries and plays a legal move; Chess960 castling is written king-takes-rook', () => {
     const pos = new Position('4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1');
     const file = join(dir, 'castle.bin');

@@ -34,6 +34,24 @@ describe('OwnBook', () => {
     expect(searched.some((l) => / pv /.test(l) && l.startsWith('info depth 3'))).toBe(true);
   });
 
+  it('answers in the order asked: isready before a later book move', async () => {
+    const e = await engine();
+    e.send('setoption name OwnBook value true');
+    e.send('setoption name Hash value 8'); // a change the worker must apply before readyok
+    e.send('position startpos');
+    e.send('go wtime 1000 btime 1000');
+    e.send('isready');
+    e.send('go movetime 100');
+    e.send('isready');
+    const lines = [...(await e.collectUntil(/^readyok$/)), ...(await e.collectUntil(/^readyok$/))];
+    expect(lines.filter((l) => /^(bestmove|readyok)/.test(l)).map((l) => l.split(' ')[0])).toEqual([
+      'bestmove',
+      'readyok',
+      'bestmove',
+      'readyok',
+    ]);
+  });
+
   it('never touches the book when off (the default), nor with a missing file', async () => {
     const e = await engine();
     e.send('position startpos');
