@@ -12,7 +12,7 @@
 // `nodes <n>` (the search's soft limit; the hard one is twice that).
 
 import { readFileSync } from 'node:fs';
-import { Position } from '../board/position.js';
+import { FenError, type Position } from '../board/position.js';
 import { MAX_MOVES } from '../board/types.js';
 import { SearchControl } from '../search/control.js';
 import { DEFAULT_SEARCH_OPTIONS, type GoParams } from '../search/limits.js';
@@ -73,23 +73,25 @@ export function parseGenfens(args: readonly string[]): GenfensRequest | string {
   return request;
 }
 
-/** The positions of an EPD or FEN file: each line's first four fields, with its hmvc and fmvn or `0 1`. */
+/**
+ * The positions of an EPD or FEN file as FEN: each line's first four fields,
+ * with its hmvc and fmvn or `0 1`. Lines are only shaped here, not checked: a
+ * large book (UHO_4060_v4.epd, 241,670 lines) would take seconds to check,
+ * and OpenBench gives up on a genfens silent for 15. A bad line is found
+ * when it is drawn (generateFens).
+ */
 function readBookPositions(path: string): string[] {
   const fens: string[] = [];
   for (const line of readFileSync(path, 'utf8').split('\n')) {
     const fields = line.trim().split(/\s+/);
-    if (fields.length < 4 || fields[0].startsWith('#')) continue;
+    // Not a position (a comment, a header, a PGN line): skipped.
+    if (fields.length < 4 || fields[0].split('/').length !== 8 || !/^[wb]$/.test(fields[1])) continue;
     const hmvc = /\bhmvc\s+(\d+)/.exec(line)?.[1];
     const fmvn = /\bfmvn\s+(\d+)/.exec(line)?.[1];
     // A plain FEN line has its two counters as fields five and six.
     const plain = fields.length >= 6 && /^\d+$/.test(fields[4]) && /^\d+$/.test(fields[5]);
     const counters = plain ? `${fields[4]} ${fields[5]}` : `${hmvc ?? 0} ${fmvn ?? 1}`;
-    const fen = `${fields.slice(0, 4).join(' ')} ${counters}`;
-    try {
-      fens.push(new Position(fen).fen());
-    } catch {
-      // Not a position (a header, a PGN line): skipped.
-    }
+    fens.push(`${fields.slice(0, 4).join(' ')} ${counters}`);
   }
   return fens;
 }
@@ -120,10 +122,20 @@ export function generateFens(request: GenfensRequest, write: (line: string) => v
   const random = mulberry32(mixSeed(request.seed >>> 0, Math.floor(request.seed / 0x100000000)));
   const moves = new Int32Array(MAX_MOVES);
   const seen = new Set<string>();
+  let badLines = 0;
   for (let draws = 0; seen.size < request.count; draws++) {
-    if (draws >= MAX_DRAWS_PER_POSITION * request.count)
-      throw new Error(`only ${seen.size} distinct openings in ${draws} draws; give more random plies`);
-    const fen = randomOpening(random, settings, moves, score).fen();
+    if (draws >= MAX_DRAWS_PER_POSITION * request.count) {
+      const why = badLines > draws / 2 ? `${badLines} drew book lines that are not legal positions` : 'give more random plies';
+      throw new Error(`only ${seen.size} distinct openings in ${draws} draws; ${why}`);
+    }
+    let fen: string;
+    try {
+      fen = randomOpening(random, settings, moves, score).fen();
+    } catch (e) {
+      if (!(e instanceof FenError)) throw e;
+      badLines++; // a book line that is not a legal position: drawn again
+      continue;
+    }
     const key = fen.split(' ').slice(0, 4).join(' ');
     if (seen.has(key)) continue;
     seen.add(key);

@@ -123,14 +123,18 @@ describe('the OpenBench product', () => {
       [
         'rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR w KQkq - hmvc 2; fmvn 3;',
         'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3',
+        '[Event "not a position"]',
+        'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1', // shaped like one, checked when drawn
         '',
       ].join('\n'),
     );
+    writeFileSync(join(dir, 'bad.epd'), '8/8/8/8/8/8/8/8 w - - 0 1\n');
     const fens = genfens('6 seed 3 book book.epd');
     expect(fens).toHaveLength(6);
     for (const fen of fens) expect(Number(fen.split(' ')[5])).toBeGreaterThanOrEqual(4); // book ply 4 and 2 or 3 random plies
-    const bad = run(['genfens 3 seed 1 book missing.epd', 'genfens 3 seed x book None', 'quit']);
+    const bad = run(['genfens 3 seed 1 book missing.epd', 'genfens 3 seed x book None', 'genfens 2 seed 1 book bad.epd', 'quit']);
     expect(bad).not.toMatch(/^info string genfens /m);
-    expect(bad.match(/^info string error: genfens: /gm) ?? []).toHaveLength(2);
+    expect(bad.match(/^info string error: genfens: /gm) ?? []).toHaveLength(3);
+    expect(bad).toMatch(/only 0 distinct openings in 200 draws; 200 drew book lines that are not legal positions/);
   });
 });
