@@ -49,7 +49,7 @@ export class GameController {
   private tickTimer: ReturnType<typeof setInterval> | null = null;
   private closed = false;
   private endAnnounced = false;
-  /** The engine's turn is scheduled (engineTurn) and its search has not begun. */
+  /** The engine's turn is scheduled (engineTurn) and its search has not begun (a dropped one may still be finishing). */
   private engineTurnPending = false;
   /** stop came while engineTurnPending (typed in one burst with a move): that search answers at once. */
   private stopOnStart = false;
@@ -354,6 +354,8 @@ export class GameController {
   /** Whoever is to move moves: the engine searches, a person is waited for. Announces the end of a game once. */
   private startTurn(): void {
     if (this.closed) return;
+    this.engineTurnPending = false;
+    this.stopOnStart = false;
     const game = this.current;
     if (game.end !== null) {
       this.clock?.pause();
@@ -372,13 +374,14 @@ export class GameController {
   private engineTurn(): void {
     this.engineTurnPending = true;
     platform.soon(() => {
+      if (this.closed) return;
+      this.emit('turn', 'engine');
+      // A search whose answer is dropped, still finishing: think() starts the turn again once it has (still pending).
+      if (this.closed || this.thinking !== null) return;
       const stopAtOnce = this.stopOnStart;
       this.engineTurnPending = false;
       this.stopOnStart = false;
-      if (this.closed) return;
-      this.emit('turn', 'engine');
-      if (this.closed || this.thinking !== null || this.current.end !== null) return;
-      if (!this.isPerson(this.current.pos.side)) void this.engineMove(stopAtOnce);
+      if (this.current.end === null && !this.isPerson(this.current.pos.side)) void this.engineMove(stopAtOnce);
     });
   }
 

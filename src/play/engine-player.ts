@@ -168,9 +168,9 @@ export class EnginePlayer {
     return { state, done: this.settle(search) };
   }
 
-  /** Makes the search under way answer now; false if there is none. */
+  /** Makes the search under way answer now; false if there is none (or only one whose answer is dropped). */
   stop(): boolean {
-    if (this.search === null) return false;
+    if (this.search === null || this.search.discard) return false;
     this.search.handle.stop();
     return true;
   }

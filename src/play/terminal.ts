@@ -237,8 +237,9 @@ export class TerminalView {
       else this.print('Kestrel is thinking: wait for its move, or type stop to make it move now.');
       return;
     }
-    // A stop pasted in one burst with a move comes before the engine's search begins: it is for that search.
-    if (this.term.interactive && word === 'stop' && !this.acceptsInput()) {
+    // A stop pasted in one burst with a move comes before the engine's search begins: it is for that search
+    // (unless more moves wait in the queue: then it waits with them).
+    if (this.term.interactive && word === 'stop' && !this.acceptsInput() && this.queue.length === 0) {
       this.handle(line);
       return;
     }

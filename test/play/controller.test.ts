@@ -331,6 +331,20 @@ describe('the game controller', () => {
     expect(messages).toEqual(['Nothing to stop: the engine is not thinking.']);
   });
 
+  it('a stop while a dropped search finishes is for the search that follows it', async () => {
+    const { controller, engine, notes } = make({ players: ['engine', 'human'] });
+    engine.onStop = outcome('d2d4');
+    const thinking = next(controller, 'thinking');
+    controller.start();
+    await thinking;
+    const moved = personOrOver(controller);
+    controller.newGame(); // drops the search: its answer is thrown away, and the engine searches again after it
+    controller.stop();
+    await moved;
+    expect(engine.requests.map((r) => r.stopped)).toEqual([true, true]);
+    expect(notes).toEqual(['A new game.', 'Kestrel plays 1. d4']);
+  });
+
   it('hint: the engine’s best move for the person, at the level’s node budget', async () => {
     const { controller, engine, messages } = make({ level: { kind: 'skill', skill: 3 } });
     engine.answer = () => outcome('g1f3', [line(['g1f3', 'd7d5', 'd2d4'], 30, 5)]);
