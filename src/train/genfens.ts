@@ -18,13 +18,13 @@ import { SearchControl } from '../search/control.js';
 import { DEFAULT_SEARCH_OPTIONS, type GoParams } from '../search/limits.js';
 import { Searcher } from '../search/search.js';
 import { mixSeed, mulberry32 } from '../util/random.js';
-import { DEFAULT_SELFPLAY_SETTINGS, randomOpening } from './selfplay.js';
+import { DEFAULT_SELFPLAY_SETTINGS, drawOpening } from './selfplay.js';
 
 /** Random plies after a book position: the book gives the variety, these make each opening its own. */
 const BOOK_RANDOM_PLIES = 2;
 /** The searcher's table: ample for a few thousand nodes. */
 const HASH_MB = 4;
-/** Draws per position asked for before giving up (a tiny book with no random plies has few distinct openings). */
+/** Draws per position asked for before giving up (a tiny book with no random plies has few distinct openings; every position of a book may be decided or lopsided). */
 const MAX_DRAWS_PER_POSITION = 100;
 
 /** The extra words genfens takes, and the setting each sets. */
@@ -123,19 +123,28 @@ export function generateFens(request: GenfensRequest, write: (line: string) => v
   const moves = new Int32Array(MAX_MOVES);
   const seen = new Set<string>();
   let badLines = 0;
+  let rejected = 0;
   for (let draws = 0; seen.size < request.count; draws++) {
     if (draws >= MAX_DRAWS_PER_POSITION * request.count) {
-      const why = badLines > draws / 2 ? `${badLines} drew book lines that are not legal positions` : 'give more random plies';
-      throw new Error(`only ${seen.size} distinct openings in ${draws} draws; ${why}`);
+      const repeats = draws - badLines - rejected - seen.size;
+      throw new Error(
+        `only ${seen.size} distinct openings in ${draws} draws: ${badLines} book lines that are not legal positions, ` +
+          `${rejected} openings decided or further than ${request.maxOpeningScore} cp from level, ${repeats} repeats`,
+      );
     }
-    let fen: string;
+    let opening: Position | null;
     try {
-      fen = randomOpening(random, settings, moves, score).fen();
+      opening = drawOpening(random, settings, moves, score);
     } catch (e) {
       if (!(e instanceof FenError)) throw e;
       badLines++; // a book line that is not a legal position: drawn again
       continue;
     }
+    if (opening === null) {
+      rejected++; // decided or lopsided: drawn again
+      continue;
+    }
+    const fen = opening.fen();
     const key = fen.split(' ').slice(0, 4).join(' ');
     if (seen.has(key)) continue;
     seen.add(key);

@@ -81,27 +81,36 @@ export interface PlayedGame {
  * finds within maxOpeningScore of level; drawn again until one is.
  * `moves` is scratch space.
  */
-export function randomOpening(
+function randomOpening(
   random: () => number,
   settings: Pick<SelfPlaySettings, 'book' | 'randomPlies' | 'maxOpeningScore'>,
   moves: Int32Array,
   score: (pos: Position) => number,
 ): Position {
-  const book = settings.book;
   for (;;) {
-    const pos = new Position(book.length > 0 ? book[random() % book.length] : START_FEN);
-    let ok = true;
-    const plies = settings.randomPlies + (random() % 2);
-    for (let i = 0; i < plies && ok; i++) {
-      const n = generateMoves(pos, moves, 0, false);
-      if (n === 0) ok = false;
-      else pos.makeMove(moves[random() % n]);
-    }
-    if (!ok || gameOutcome(pos) !== null) continue;
-    if (Math.abs(score(pos)) > settings.maxOpeningScore) continue;
-    pos.clearHistory();
-    return pos;
+    const pos = drawOpening(random, settings, moves, score);
+    if (pos !== null) return pos;
   }
+}
+
+/** One draw of randomOpening: the opening, or null when it is decided or lopsided (the same random numbers either way). */
+export function drawOpening(
+  random: () => number,
+  settings: Pick<SelfPlaySettings, 'book' | 'randomPlies' | 'maxOpeningScore'>,
+  moves: Int32Array,
+  score: (pos: Position) => number,
+): Position | null {
+  const book = settings.book;
+  const pos = new Position(book.length > 0 ? book[random() % book.length] : START_FEN);
+  const plies = settings.randomPlies + (random() % 2);
+  for (let i = 0; i < plies; i++) {
+    const n = generateMoves(pos, moves, 0, false);
+    if (n === 0) return null;
+    pos.makeMove(moves[random() % n]);
+  }
+  if (gameOutcome(pos) !== null || Math.abs(score(pos)) > settings.maxOpeningScore) return null;
+  pos.clearHistory();
+  return pos;
 }
 
 /** Plays self-play games with one searcher (one per thread). */

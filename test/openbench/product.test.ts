@@ -129,12 +129,20 @@ describe('the OpenBench product', () => {
       ].join('\n'),
     );
     writeFileSync(join(dir, 'bad.epd'), '8/8/8/8/8/8/8/8 w - - 0 1\n');
+    writeFileSync(join(dir, 'stalemate.epd'), '7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\n');
     const fens = genfens('6 seed 3 book book.epd');
     expect(fens).toHaveLength(6);
     for (const fen of fens) expect(Number(fen.split(' ')[5])).toBeGreaterThanOrEqual(4); // book ply 4 and 2 or 3 random plies
-    const bad = run(['genfens 3 seed 1 book missing.epd', 'genfens 3 seed x book None', 'genfens 2 seed 1 book bad.epd', 'quit']);
+    const bad = run([
+      'genfens 3 seed 1 book missing.epd',
+      'genfens 3 seed x book None',
+      'genfens 2 seed 1 book bad.epd',
+      'genfens 1 seed 1 book stalemate.epd plies 0', // every draw decided: an error, not a search forever
+      'quit',
+    ]);
     expect(bad).not.toMatch(/^info string genfens /m);
-    expect(bad.match(/^info string error: genfens: /gm) ?? []).toHaveLength(3);
-    expect(bad).toMatch(/only 0 distinct openings in 200 draws; 200 drew book lines that are not legal positions/);
+    expect(bad.match(/^info string error: genfens: /gm) ?? []).toHaveLength(4);
+    expect(bad).toContain('only 0 distinct openings in 200 draws: 200 book lines that are not legal positions, 0 openings');
+    expect(bad).toContain('only 0 distinct openings in 100 draws: 0 book lines that are not legal positions, 100 openings decided');
   });
 });
