@@ -212,7 +212,7 @@ class UciEngine {
   private isReady(): void {
     // While a job runs, changes wait behind it in the worker: answer now (with the oldest job's output, so
     // after a readyok or book move still waiting before it).
-    const job = this.answers.find((a) => a.job !== null && a.job.state !== 'done');
+    const job = this.unfinished()[0];
     if (job !== undefined) {
       this.emit(job, 'readyok');
       return;
@@ -512,9 +512,14 @@ class UciEngine {
     }
   }
 
+  /** The answers whose jobs are not yet done, oldest first. */
+  private unfinished(): Answer[] {
+    return this.answers.filter((a) => a.job !== null && a.job.state !== 'done');
+  }
+
   /** The jobs not yet done, oldest first. */
   private jobs(): Job[] {
-    return this.answers.flatMap((a) => (a.job !== null && a.job.state !== 'done' ? [a.job] : []));
+    return this.unfinished().map((a) => a.job!);
   }
 
   private stop(): void {
