@@ -45,11 +45,29 @@ function gitCommit() {
   return `${head.stdout.trim()}${dirty ? '-modified' : ''}`;
 }
 
+/** The commit's date as YYYYMMDD ('' outside git). */
+function gitCommitDate() {
+  const r = spawnSync('git', ['log', '-1', '--format=%cd', '--date=format:%Y%m%d'], { cwd: ROOT, encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : '';
+}
+
+/** Whether HEAD is tagged v<package version> and unmodified: a release build, named by its version alone (src/engine/version.ts). */
+function isRelease(commit) {
+  const { version } = JSON.parse(readFileSync(at('package.json'), 'utf8'));
+  const r = spawnSync('git', ['tag', '--points-at', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
+  return r.status === 0 && !commit.endsWith('-modified') && r.stdout.split('\n').includes(`v${version}`);
+}
+
+const commit = gitCommit();
 const common = {
   bundle: true,
   logLevel: 'warning',
   legalComments: 'none',
-  define: { KESTREL_COMMIT: JSON.stringify(gitCommit()) },
+  define: {
+    KESTREL_COMMIT: JSON.stringify(commit),
+    KESTREL_COMMIT_DATE: JSON.stringify(commit === '' ? '' : gitCommitDate()),
+    KESTREL_RELEASE: JSON.stringify(commit !== '' && isRelease(commit)),
+  },
 };
 /** Bundles that use commander (CommonJS) inside an ES module need a require. */
 const nodeRequire = 'import { createRequire as __kestrelRequire } from "node:module"; const require = __kestrelRequire(import.meta.url);';

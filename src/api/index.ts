@@ -3,6 +3,7 @@
 // Node.js and in a browser; see docs/api.md.
 
 import { START_FEN as BOARD_START_FEN } from '../board/position.js';
+import { engineVersion } from '../engine/version.js';
 
 export { type BookMove, Book, bookMoves } from './book.js';
 export { Engine, type Search } from './engine.js';
@@ -34,3 +35,6 @@ export type {
 
 /** The start position's FEN (the board's, as a value of this module: the published types stay within src/api). */
 export const START_FEN: string = BOARD_START_FEN;
+
+/** This build's name: `0.1.0` for a release, `0.1.0-dev-<YYYYMMDD>-<commit>` between releases (what `id name` says after "Kestrel"). */
+export const VERSION: string = engineVersion();

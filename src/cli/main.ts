@@ -43,8 +43,13 @@ if (isSearchWorker()) {
   platform.tuneCompiler();
   const args = process.argv.slice(2);
   const subcommands = program.commands.flatMap((c) => [c.name(), ...c.aliases()]);
-  if (args.length === 0 || argumentsAreUciLines(args, subcommands)) runUci(uciStreamWith(platform.uciStream(), args));
-  else {
+  if (args.length === 0 || argumentsAreUciLines(args, subcommands)) {
+    // A person at a terminal (a GUI's pipe is not one) learns what this is; a GUI sees nothing extra.
+    if (args.length === 0 && process.stdin.isTTY) {
+      console.log(`Kestrel ${engineVersion()}, a UCI chess engine: type uci, or help for the commands; kestrel --help lists the tools.`);
+    }
+    runUci(uciStreamWith(platform.uciStream(), args));
+  } else {
     // A reader that has gone (`| head`) ends the command quietly.
     process.stdout.on('error', (e: NodeJS.ErrnoException) => {
       if (e.code !== 'EPIPE') console.error(`error: ${errorText(e)}`);

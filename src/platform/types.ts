@@ -46,6 +46,8 @@ export interface UciStream {
     broken(): void;
     /** An error nobody caught, reported and survived. */
     fault(error: unknown): void;
+    /** Resolves once every answer asked for so far is written (a search's bestmove, a perft's total). */
+    idle?(): Promise<void>;
   }): void;
   exit(code: number): void;
 }

@@ -131,3 +131,14 @@ export function parseGo(tokens: string[], checkMove: (text: string) => string): 
   }
   return { params, perft, messages };
 }
+
+/**
+ * Whether a `go` with these tokens ends by itself: perft, or a search with
+ * a depth, node, mate, time or clock limit and neither infinite nor ponder.
+ */
+export function goEndsByItself(tokens: string[]): boolean {
+  const { params, perft } = parseGo(tokens, (text) => text);
+  if (perft !== null) return true;
+  if (params.infinite || params.ponder) return false;
+  return [params.depth, params.nodes, params.mate, params.movetime, params.wtime, params.btime].some((v) => v !== undefined);
+}

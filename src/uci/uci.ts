@@ -64,7 +64,23 @@ export const UCI_COMMANDS: ReadonlySet<string> = new Set([
   'd',
   'eval',
   'bench',
+  'help',
 ]);
+
+/** What `help` prints: for a person who started the engine in a terminal. */
+const HELP_LINES = [
+  'Kestrel speaks UCI, the protocol of chess GUIs. Commands, one a line:',
+  '  uci                          names the engine and lists its options',
+  '  isready                      answers readyok once everything sent before is done',
+  '  setoption name <name> value <value>   for example: setoption name Hash value 64',
+  '  ucinewgame                   a new game: forgets what earlier searches learnt',
+  '  position startpos|fen <fen> [moves <move>...]   moves in UCI notation (e2e4, e7e8q)',
+  '  go depth <n>|nodes <n>|movetime <ms>|wtime <ms> btime <ms> [winc <ms> binc <ms>]|infinite',
+  '                               searches and answers bestmove; also: go perft <n>, searchmoves <moves>',
+  '  stop                         ends a search: bestmove comes at once',
+  '  quit                         ends the program',
+  'Also: d (the board), eval (the evaluation explained), bench [depth]. `kestrel --help` lists the command-line tools.',
+];
 
 /** A thrown value's message, cut to a readable length. */
 function clippedError(e: unknown): string {
@@ -202,6 +218,9 @@ class UciEngine {
         break;
       case 'bench':
         this.bench(args);
+        break;
+      case 'help':
+        this.out.writeLines(HELP_LINES);
         break;
     }
   }
@@ -512,6 +531,11 @@ class UciEngine {
     }
   }
 
+  /** Resolves once no job is unfinished and the worker has applied every change. */
+  async whenIdle(): Promise<void> {
+    while (this.jobs().length > 0 || this.host.applying) await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+
   /** The answers whose jobs are not yet done, oldest first. */
   private unfinished(): Answer[] {
     return this.answers.filter((a) => a.job !== null && a.job.state !== 'done');
@@ -589,6 +613,7 @@ export function runUci(stream: UciStream = platform.uciStream()): void {
       stream.exit(0);
     },
     fault: (e) => out.info(`error: ${clippedError(e)}`),
+    idle: () => engine.whenIdle(),
   });
   engine.warm();
 }

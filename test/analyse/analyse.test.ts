@@ -12,6 +12,8 @@ import { ROOT } from '../uci/engine-process.js';
 import { scratchDir } from '../scratch.js';
 
 const KESTREL = join(ROOT, 'dist', 'kestrel.js');
+/** The build's name, as `kestrel --version` prints it (the version, and between releases the commit). */
+const NAME = spawnSync(process.execPath, [KESTREL, '--version'], { encoding: 'utf8' }).stdout.trim();
 const COLLECTION = readFileSync(join(ROOT, 'test', 'data', 'kestrel-levels.pgn'), 'utf8');
 const BROKEN = ['[Event "broken"]', '[White "X"]', '[Black "Y"]', '', '1. e4 e5 2. Ke3 Nc6 *', ''].join('\n');
 
@@ -49,7 +51,7 @@ describe('kestrel analyse', () => {
     const output = parsePgn(annotated);
     expect(output.length).toBe(4);
     for (const [i, game] of output.entries()) {
-      expect(game.tags.Annotator).toBe('Kestrel 0.1.0, depth 5 a move');
+      expect(game.tags.Annotator).toBe(`Kestrel ${NAME}, depth 5 a move`);
       expect(game.tags.White).toBe(input[i].tags.White);
       expect(game.result).toBe(input[i].result);
       // The same moves (glyphs aside), each with its evaluation.
@@ -117,7 +119,7 @@ describe('kestrel analyse', () => {
     });
     expect(r.status).toBe(0);
     const [game] = parsePgn(r.stdout);
-    expect(game.tags.Annotator).toBe('Kestrel 0.1.0 (mcts), 30 ms a move');
+    expect(game.tags.Annotator).toBe(`Kestrel ${NAME} (mcts), 30 ms a move`);
     const comments = (game.comments ?? []).map((c) => c.replace(/\s+/g, ' '));
     expect(comments.length).toBe(game.moves.length);
     for (const c of comments.slice(0, -1)) expect(c).toMatch(/^\[%eval (-?\d+\.\d\d|#-?\d+)\]/);

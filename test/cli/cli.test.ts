@@ -140,12 +140,32 @@ describe('kestrel bench', () => {
 });
 
 describe('kestrel', () => {
-  it('prints its version', () => {
+  it('prints its build name: the version, then the commit date and commit between releases', () => {
+    const escaped = PACKAGE_VERSION.replace(/\./g, '\\.');
+    const name = new RegExp(`^${escaped}(-dev-\\d{8}-[0-9a-f]{7}(-modified)?)?$`);
     for (const flag of ['--version', '-V']) {
       const r = kestrel([flag]);
       expect(r.status).toBe(0);
-      expect(r.stdout.trim()).toBe(PACKAGE_VERSION);
+      expect(r.stdout.trim()).toMatch(name);
     }
+    const uci = kestrel([], 'uci\nquit\n');
+    expect(uci.stdout).toContain(`id name Kestrel ${kestrel(['--version']).stdout.trim()}\n`);
+  });
+
+  it("answers help in the UCI loop, and kestrel help is the tools' help", () => {
+    const r = kestrel([], 'help\nquit\n');
+    expect(r.stdout).toMatch(/^Kestrel speaks UCI/m);
+    expect(r.stdout).toMatch(/^ {2}go depth/m);
+    expect(kestrel(['help']).stdout).toMatch(/^Usage: kestrel/m);
+  });
+
+  it('runs a go given as an argument to its limit before the next argument', () => {
+    // Standard input waits for the arguments: its go comes second.
+    const r = kestrel(['position startpos', 'go depth 5 searchmoves e2e4'], 'go depth 2 searchmoves d2d4\nquit\n');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^info depth 5 .* pv e2e4/m);
+    const bestmoves = r.stdout.split('\n').filter((l) => l.startsWith('bestmove'));
+    expect(bestmoves.map((l) => l.split(' ')[1])).toEqual(['e2e4', 'd2d4']);
   });
 
   it('speaks UCI without a command', () => {

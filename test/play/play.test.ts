@@ -10,6 +10,8 @@ import { ROOT } from '../uci/engine-process.js';
 import { scratchDir } from '../scratch.js';
 
 const KESTREL = join(ROOT, 'dist', 'kestrel.js');
+/** The build's name, as `kestrel --version` prints it (the version, and between releases the commit). */
+const NAME = spawnSync(process.execPath, [KESTREL, '--version'], { encoding: 'utf8' }).stdout.trim();
 const dir = scratchDir('kestrel-play-');
 
 /** White: Kf6, Ra1; Black: Kh8. 1. Kg6 Kg8 (forced) 2. Ra8#. */
@@ -32,7 +34,7 @@ describe('kestrel play with piped input', () => {
     );
     expect(r.status).toBe(0);
     expect(r.stdout).not.toContain(ESCAPE);
-    expect(r.stdout).toContain('Kestrel 0.1.0: you play White; Kestrel plays at level 3 (about 795 Elo). Seed 7.');
+    expect(r.stdout).toContain(`Kestrel ${NAME}: you play White; Kestrel plays at level 3 (about 795 Elo). Seed 7.`);
     expect(r.stdout).toContain('Kg7 is not legal: your king would be in check on g7. Try: ');
     expect(r.stdout).toContain('Took back Kg6 Kg8.');
     expect(r.stdout).toMatch(/Hint: 1\. \S+ \(/);

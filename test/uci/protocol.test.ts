@@ -27,7 +27,11 @@ describe('handshake and options', () => {
     const e = await engine();
     e.send('uci');
     const lines = await e.collectUntil(/^uciok$/);
-    expect(lines).toContain(`id name Kestrel ${VERSION}`);
+    // The build's name: the version, and between releases -dev with the commit's date and the commit.
+    const escaped = VERSION.replace(/\./g, '\\.');
+    expect(lines.find((l) => l.startsWith('id name '))).toMatch(
+      new RegExp(`^id name Kestrel ${escaped}(-dev(-\\d{8}-[0-9a-f]{7}(-modified)?)?)?$`),
+    );
     expect(lines).toContain('id author The Kestrel developers');
     const options = lines.filter((l) => l.startsWith('option '));
     expect(options).toEqual([
