@@ -72,6 +72,14 @@ interface Pending {
   cleanup: () => void;
 }
 
+/** A wrong argument as an error shows it: strings quoted (so that '3' is not taken for 3), objects by kind. */
+function shown(value: unknown): string {
+  if (typeof value === 'string') return `'${value}'`;
+  if (typeof value === 'function') return 'a function';
+  if (value === null || typeof value !== 'object') return String(value);
+  return Array.isArray(value) ? 'an array' : 'an object';
+}
+
 function isPositiveInteger(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value > 0;
 }
@@ -79,14 +87,32 @@ function isPositiveInteger(value: unknown): value is number {
 function nonNegative(name: string, value: unknown): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
-    throw new RangeError(`${name} must be a number >= 0, not ${String(value)}`);
+    throw new RangeError(`${name} must be a number >= 0, not ${shown(value)}`);
   return Math.floor(value);
 }
 
 function positive(name: string, value: unknown): number | undefined {
   if (value === undefined) return undefined;
-  if (!isPositiveInteger(value)) throw new RangeError(`${name} must be an integer > 0, not ${String(value)}`);
+  if (!isPositiveInteger(value)) throw new RangeError(`${name} must be an integer > 0, not ${shown(value)}`);
   return value;
+}
+
+/** limits.searchMoves in UCI notation: an array of moves (UCI or SAN strings) legal in pos; none when absent. */
+function readSearchMoves(pos: Position, value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value))
+    throw new TypeError(`searchMoves must be an array of moves as UCI or SAN strings, such as ['e2e4', 'Nf3'], not ${shown(value)}`);
+  return value.map((m: unknown, i) => {
+    if (typeof m !== 'string')
+      throw new TypeError(`searchMoves[${i}] must be a move as a UCI or SAN string, such as 'e2e4', not ${shown(m)}`);
+    return describeMove(pos, readMove(pos, m)).uci;
+  });
+}
+
+/** Whether value can stop a search: an AbortSignal (or one of another realm: anything that has its shape). */
+function isAbortSignal(value: unknown): value is AbortSignal {
+  const v = value as AbortSignal;
+  return typeof value === 'object' && value !== null && typeof v.aborted === 'boolean' && typeof v.addEventListener === 'function';
 }
 
 function toLine(line: EngineLine): SearchLine {
@@ -130,19 +156,19 @@ export class Engine {
   constructor(options: EngineOptions = {}) {
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
     const threads = options.threads ?? 1;
-    if (!isPositiveInteger(threads)) throw new RangeError(`threads must be an integer > 0, not ${String(threads)}`);
+    if (!isPositiveInteger(threads)) throw new RangeError(`threads must be an integer > 0, not ${shown(threads)}`);
     this.threads = HAS_SHARED_MEMORY ? Math.min(threads, SETTINGS.threads.max) : 1;
     const hash = options.hash ?? defaultIn(SETTINGS.hash, 'api');
-    if (!isPositiveInteger(hash)) throw new RangeError(`hash must be an integer > 0 (MB), not ${String(hash)}`);
+    if (!isPositiveInteger(hash)) throw new RangeError(`hash must be an integer > 0 (MB), not ${shown(hash)}`);
     this.hash = Math.min(hash, SETTINGS.hash.max);
     this.chess960 = options.chess960 === true;
     const driver = options.driver ?? 'pvs';
     if (typeof driver !== 'string' || !isSearchDriver(driver))
-      throw new RangeError(`driver must be one of ${SEARCH_DRIVERS.join(', ')}, not ${String(driver)}`);
+      throw new RangeError(`driver must be one of ${SEARCH_DRIVERS.join(', ')}, not ${shown(driver)}`);
     this.driver = driver;
     const book = options.book ?? false;
     if (typeof book !== 'boolean' && !(book instanceof Book))
-      throw new TypeError(`book must be true, false or a Book (await Book.load(path) reads a file), not ${String(book)}`);
+      throw new TypeError(`book must be true, false or a Book (await Book.load(path) reads a file), not ${shown(book)}`);
     this.bookOption = book;
     const log = options.onLog;
     if (log !== undefined && typeof log !== 'function') throw new TypeError('onLog must be a function');
@@ -177,7 +203,7 @@ export class Engine {
         ['syzygy.probeLimit', probeLimit, SETTINGS.syzygyProbeLimit],
       ] as const) {
         if (!Number.isInteger(v) || v < range.min || v > range.max)
-          throw new RangeError(`${name} must be an integer in ${rangeText(range)}, not ${String(v)}`);
+          throw new RangeError(`${name} must be an integer in ${rangeText(range)}, not ${shown(v)}`);
       }
       const opened = openTablebases(options.syzygyPath);
       this.tablebases = opened.tb;
@@ -359,8 +385,10 @@ export class Engine {
     const read = readPosition(position, this.chess960);
     const multiPv = options.multiPv ?? 1;
     if (!isPositiveInteger(multiPv) || multiPv > SETTINGS.multiPv.max)
-      throw new RangeError(`multiPv must be an integer in ${rangeText(SETTINGS.multiPv)}, not ${String(multiPv)}`);
-    const searchmoves = (limits.searchMoves ?? []).map((m) => describeMove(read.pos, readMove(read.pos, m)).uci);
+      throw new RangeError(`multiPv must be an integer in ${rangeText(SETTINGS.multiPv)}, not ${shown(multiPv)}`);
+    const searchmoves = readSearchMoves(read.pos, limits.searchMoves);
+    if (limits.infinite !== undefined && typeof limits.infinite !== 'boolean')
+      throw new TypeError(`infinite must be true or false, not ${shown(limits.infinite)}`);
     const params: GoParams = {
       depth: positive('depth', limits.depth),
       nodes: positive('nodes', limits.nodes),
@@ -390,6 +418,8 @@ export class Engine {
       );
     }
     if (options.onInfo !== undefined && typeof options.onInfo !== 'function') throw new TypeError('onInfo must be a function');
+    if (options.signal !== undefined && !isAbortSignal(options.signal))
+      throw new TypeError(`signal must be an AbortSignal (from an AbortController), not ${shown(options.signal)}`);
     if (options.signal?.aborted) throw new AbortError();
     const searchOptions: SearchOptions = {
       multiPv,

@@ -1,11 +1,14 @@
-// The move the host plays by itself when the search worker cannot answer
-// (it crashed, hangs, or overran its time) and no search line is known: a
-// two-ply look with the static evaluation. Emergencies only.
+// The move played in place of the search's when the search cannot answer
+// (the worker crashed, hangs, or overran its time) or answers a move it may
+// not play: the best move its lines showed among those it may play
+// (ShownMove), else a two-ply look with the static evaluation. Emergencies
+// only.
 
 import { generateMoves } from '../board/movegen.js';
 import { moveToUci, NO_MOVE_UCI } from '../board/notation.js';
 import { Position } from '../board/position.js';
 import { MAX_MOVES } from '../board/types.js';
+import type { SearchLine } from '../search/limits.js';
 import { evaluate } from '../eval/index.js';
 import { loadPosition, type PositionSpec } from './messages.js';
 
@@ -54,5 +57,27 @@ export function emergencyMove(spec: PositionSpec, allowed: string[]): EmergencyC
     return { move: best, score: Number.isFinite(bestScore) ? bestScore : null };
   } catch {
     return { move: allowed[0], score: null };
+  }
+}
+
+/**
+ * The best move a search's lines have shown among the moves it may play:
+ * the deepest line's, at the same depth the best ranked (multipv), and of
+ * equals the latest; null while none has. The lines of MultiPV's later
+ * moves count once their iteration is complete (exact), not while their
+ * windows fail: the first line of that depth is not shown yet.
+ */
+export class ShownMove {
+  move: string | null = null;
+  private depth = -1;
+  private multipv = 0;
+
+  /** A line of the search, its first move in UCI notation (if any); allowed: the moves the search may play. */
+  see(line: Pick<SearchLine, 'depth' | 'multipv' | 'bound'>, first: string | undefined, allowed: readonly string[]): void {
+    if (first === undefined || !allowed.includes(first) || (line.multipv > 1 && line.bound !== 'exact')) return;
+    if (line.depth < this.depth || (line.depth === this.depth && line.multipv > this.multipv)) return;
+    this.move = first;
+    this.depth = line.depth;
+    this.multipv = line.multipv;
   }
 }

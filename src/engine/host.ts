@@ -455,11 +455,12 @@ export class EngineHost implements JobOwner {
   }
 
   /**
-   * The move played for a search that cannot answer: its best line's first
-   * move, else a quick look, reported to the listener (emergency).
+   * The move played for a search that cannot answer: the best its lines
+   * showed among the moves it may play, else a quick look, reported to the
+   * listener (emergency).
    */
   private fallback(job: Job): string {
-    if (job.lastPvMove !== null) return job.lastPvMove;
+    if (job.shown.move !== null) return job.shown.move;
     if (job.request.kind !== 'go') return NO_MOVE_UCI;
     const choice = emergencyMove(job.request.position, job.allowed);
     job.listener.emergency?.(choice);
@@ -525,7 +526,7 @@ export class EngineHost implements JobOwner {
         case 'line': {
           if (!mine) return; // a late line of a job given up on
           const pv = m.line.pv;
-          if (m.line.multipv === 1 && pv.length > 0 && job.allowed.includes(pv[0])) job.lastPvMove = pv[0];
+          job.shown.see(m.line, pv[0], job.allowed);
           job.listener.line?.(m.line);
           break;
         }

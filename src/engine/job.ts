@@ -7,7 +7,7 @@ import { WHITE } from '../board/types.js';
 import { SearchControl } from '../search/control.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
 import { computeTimeBudget } from '../search/timeman.js';
-import type { EmergencyChoice } from './fallback.js';
+import { type EmergencyChoice, ShownMove } from './fallback.js';
 import type { CurrentMove, EngineLine } from './info.js';
 import type { PositionSpec } from './messages.js';
 
@@ -68,8 +68,8 @@ export class Job {
   stopRequested = false;
   /** Posted to the worker (a go may wait for the worker to boot first). */
   posted = false;
-  /** The first move of the latest best line (UCI), if legal here: the fallback. */
-  lastPvMove: string | null = null;
+  /** The best move the search's lines have shown among those it may play: the fallback. */
+  readonly shown = new ShownMove();
   /** The moves the search may play (go only). */
   allowed: string[] = [];
   side = WHITE;

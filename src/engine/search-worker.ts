@@ -29,6 +29,7 @@ import { DEFAULT_BENCH_DEPTH, runBench } from '../search/bench.js';
 import { SearchControl } from '../search/control.js';
 import type { GoParams, SearchEvent, SearchOptions } from '../search/limits.js';
 import { engineLine } from './info.js';
+import { ShownMove, emergencyMove } from './fallback.js';
 import { Driver } from '../search/driver.js';
 import type { TablebaseUse } from '../search/search.js';
 import type { Tablebases } from '../syzygy/tablebases.js';
@@ -284,10 +285,13 @@ class SearchWorker {
 
   private go(id: number, spec: PositionSpec, params: GoParams, options: SearchOptions, control: SearchControl, san: boolean): void {
     const note = (text: string): void => this.send({ type: 'note', id, text });
-    let lastPvMove: string | null = null;
+    // The moves the search may play (searchmoves, else all), and the best of them its lines show.
+    let legal: string[] = [];
+    let allowed: string[] = [];
+    const shown = new ShownMove();
     const report = (event: SearchEvent): void => {
       if (event.type === 'line') {
-        if (event.multipv === 1 && event.pv.length > 0) lastPvMove = moveToUci(this.pos, event.pv[0]);
+        shown.see(event, event.pv.length > 0 ? moveToUci(this.pos, event.pv[0]) : undefined, allowed);
         this.send({ type: 'line', id, line: engineLine(this.pos, event, san) });
       } else if (event.type === 'currmove') {
         this.send({ type: 'currmove', id, move: { depth: event.depth, move: moveToUci(this.pos, event.move), number: event.number } });
@@ -299,6 +303,9 @@ class SearchWorker {
     let helpers: HelperThreads | null = null;
     try {
       this.load(spec);
+      legal = this.legalMoves();
+      const named = params.searchmoves.filter((m) => legal.includes(m));
+      allowed = named.length > 0 ? named : legal;
       helpers = this.pool.forSearch(spec);
       const role = helpers === null ? undefined : ({ kind: 'main', helpers } as const);
       const result = this.driver.go(this.pos, params, options, control, report, role);
@@ -319,22 +326,21 @@ class SearchWorker {
     // ponderhit/stop while pondering, even if the search ended early.
     holdWhileRequired(control, params);
 
-    // Check the answer against a fresh copy of the position.
-    let legal: string[] = [];
+    // Check the answer against a fresh copy of the position. In its place: the
+    // best allowed move the lines showed, else a quick look at the allowed moves.
     try {
       this.load(spec);
-      legal = this.legalMoves();
     } catch (e) {
       note(`error: ${errorText(e)}`);
     }
-    const allowed = params.searchmoves.length > 0 ? params.searchmoves.filter((m) => legal.includes(m)) : legal;
-    const fallback = lastPvMove !== null && allowed.includes(lastPvMove) ? lastPvMove : (allowed[0] ?? legal[0] ?? NO_MOVE_UCI);
+    const replacement = (): string => shown.move ?? emergencyMove(spec, allowed).move;
     if (bestMove === null) {
-      bestMove = fallback;
+      bestMove = replacement();
       ponderMove = null;
     } else if (legal.length === 0 ? bestMove !== NO_MOVE_UCI : !allowed.includes(bestMove)) {
-      note(`error: the search returned ${bestMove}, not a move it may play here; playing ${fallback}`);
-      bestMove = fallback;
+      const played = replacement();
+      note(`error: the search returned ${bestMove}, not a move it may play here; playing ${played}`);
+      bestMove = played;
       ponderMove = null;
     }
     if (ponderMove !== null && bestMove !== NO_MOVE_UCI) {

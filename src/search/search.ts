@@ -681,7 +681,9 @@ export class Searcher implements MctsHost {
       ttDepth = tt.depth;
       ttBound = tt.bound;
       ttMove = tt.move;
-      if (!isPv && excluded === 0 && ttDepth >= depth && cutsOff(ttBound, ttScore, alpha, beta)) return ttScore;
+      // (Not at a root some of whose moves are left out: the entry may be about one of them.)
+      const rootRestricted = isRoot && this.rootExcludedCount > 0;
+      if (!isPv && excluded === 0 && !rootRestricted && ttDepth >= depth && cutsOff(ttBound, ttScore, alpha, beta)) return ttScore;
     }
 
     // Tablebases: a position of few pieces just after a capture or pawn move
@@ -729,7 +731,10 @@ export class Searcher implements MctsHost {
     // Internal iterative reduction: without a hash move this node is probably not important.
     if (depth >= P.IIR_MIN_DEPTH && ttMove === 0 && !isRoot) depth--;
 
-    if (!isPv && !inCheck && excluded === 0) {
+    // Never the root (searched off the principal variation by MTD(f)'s null
+    // windows): razoring's quiescence search there would try the moves that
+    // searchmoves leaves out and write its line over the root's.
+    if (!isPv && !inCheck && excluded === 0 && !isRoot) {
       const score = this.pruneNode(alpha, beta, depth, ply, cutNode, estimate, improving);
       if (score !== NO_EVAL) return score;
     }

@@ -15,15 +15,16 @@
 // memory at once.
 
 import { execFileSync } from 'node:child_process';
-import { accessSync, readFileSync } from 'node:fs';
+import { accessSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { Position } from '../board/position.js';
 import { WHITE } from '../board/types.js';
 import { type KingBuckets, inputIndex, kingKey } from '../eval/nnue/network.js';
 import { isNoisy } from '../search/history.js';
 import { CHUNK_SUFFIX, chunkSummary, unpackChunk } from './chunk.js';
-import { type StoreSelection, isStore, storeFiles } from './store.js';
-import { type GameIndex, decodeGame, indexGames, unpackMove } from './viriformat.js';
+import { MANIFEST, type StoreSelection, isStore, storeFiles } from './store.js';
+import { type GameIndex, decodeGame, indexGames, notGames, unpackMove } from './viriformat.js';
+import { errorText, fileProblem } from '../util/errors.js';
 
 /** The data files of paths: a data store (a folder with a manifest) stands for its selected training chunks, in order. */
 export function expandDataPaths(paths: readonly string[], selection: StoreSelection = {}): string[] {
@@ -237,9 +238,18 @@ export interface GameSource {
   index: GameIndex;
 }
 
+/**
+ * A data file's games (readDataFile), checked: its bytes must be viriformat
+ * games, with at most a half-written game at the end (notGames), else it
+ * throws, naming the file and what is wrong. Every reader of data files
+ * (train, data-info, data-add, the benches) takes them from here.
+ */
 export function readGameSource(file: string): GameSource {
   const bytes = readDataFile(file);
-  return { bytes, index: indexGames(bytes) };
+  const index = indexGames(bytes);
+  const problem = notGames(bytes, index);
+  if (problem !== null) throw new Error(`${file} is not viriformat training data (${problem})`);
+  return { bytes, index };
 }
 
 /** The largest file unpacked in memory (the trainer holds every game anyway). */
@@ -251,16 +261,53 @@ const MAX_UNPACKED_BYTES = 2 ** 31;
  * others are read as they are.
  */
 export function readDataFile(file: string): Uint8Array {
-  if (file.endsWith(CHUNK_SUFFIX)) return unpackChunk(readFileSync(file));
-  if (file.endsWith('.gz')) return gunzipSync(readFileSync(file));
-  if (!file.endsWith('.xz')) return readFileSync(file);
-  accessSync(file); // a missing file fails here, with its name
+  const folder = notAStore(file);
+  if (folder !== null) throw new Error(folder);
+  if (file.endsWith(CHUNK_SUFFIX)) return unpackChunk(readBytes(file));
+  if (file.endsWith('.gz')) {
+    const packed = readBytes(file);
+    try {
+      return gunzipSync(packed);
+    } catch (e) {
+      throw new Error(`cannot unpack ${file}: ${errorText(e)}`);
+    }
+  }
+  if (!file.endsWith('.xz')) return readBytes(file);
+  try {
+    accessSync(file); // a missing file fails here, with its name
+  } catch (e) {
+    throw new Error(`cannot read ${file}: ${fileProblem(e)}`);
+  }
   try {
     return execFileSync('xz', ['-dc', '--', file], { maxBuffer: MAX_UNPACKED_BYTES, stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (e) {
     const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the xz program is not installed' : String((e as Error).message);
     throw new Error(`cannot unpack ${file}: ${why} (or unpack it first: xz -dk ${file})`);
   }
+}
+
+function readBytes(file: string): Uint8Array {
+  try {
+    return readFileSync(file);
+  } catch (e) {
+    throw new Error(`cannot read ${file}: ${fileProblem(e)}`);
+  }
+}
+
+/** Why path, a folder that is not a data store, cannot be read as data (null when it is no folder). */
+function notAStore(path: string): string | null {
+  let empty: boolean;
+  try {
+    if (!statSync(path).isDirectory()) return null;
+    empty = readdirSync(path).length === 0;
+  } catch {
+    return null; // reading it says what is wrong
+  }
+  const what = empty ? 'an empty folder' : `a folder without a ${MANIFEST}`;
+  return (
+    `${path} is ${what}: neither a data store (a folder whose ${MANIFEST} is a manifest listing its chunks, ` +
+    "as the repository's data/) nor a viriformat file (.vf, a chunk .vfc, or either packed .gz or .xz)"
+  );
 }
 
 /**

@@ -238,6 +238,28 @@ describe('Engine', () => {
     expect(() => new api.Engine({ book: '/no/such/book.bin' as never })).toThrow(TypeError);
   });
 
+  it('says what a limit or option of the wrong kind must be', async () => {
+    const bad = (limits: unknown, options: unknown = {}) => engine.analyse('startpos', limits as never, options as never);
+    await expect(bad({ depth: 3, searchMoves: 'e2e4' })).rejects.toThrow(
+      new TypeError("searchMoves must be an array of moves as UCI or SAN strings, such as ['e2e4', 'Nf3'], not 'e2e4'"),
+    );
+    await expect(bad({ depth: 3, searchMoves: { 0: 'e2e4' } })).rejects.toThrow(/^searchMoves must be an array .*, not an object$/);
+    await expect(bad({ depth: 3, searchMoves: ['e2e4', 42] })).rejects.toThrow(
+      new TypeError("searchMoves[1] must be a move as a UCI or SAN string, such as 'e2e4', not 42"),
+    );
+    await expect(bad({ depth: 3, searchMoves: ['e2e5'] })).rejects.toBeInstanceOf(api.IllegalMoveError);
+    // A string that looks like a number is shown quoted.
+    await expect(bad({ depth: '3' })).rejects.toThrow(new RangeError("depth must be an integer > 0, not '3'"));
+    await expect(bad({ wtime: '100', btime: 100 })).rejects.toThrow(new RangeError("wtime must be a number >= 0, not '100'"));
+    await expect(bad({ depth: 3 }, { multiPv: '2' })).rejects.toThrow(/^multiPv must be an integer in 1\.\.\d+, not '2'$/);
+    await expect(bad({ depth: 3, infinite: 'yes' })).rejects.toThrow(new TypeError("infinite must be true or false, not 'yes'"));
+    await expect(bad({ depth: 3 }, { signal: true })).rejects.toThrow(
+      new TypeError('signal must be an AbortSignal (from an AbortController), not true'),
+    );
+    const r = await engine.analyse('startpos', { depth: 2, searchMoves: ['Nf3'] });
+    expect(r.bestMove?.uci).toBe('g1f3');
+  });
+
   it('never leaves an unhandled rejection: bestMove() unawaited when the engine closes, onLog that throws', () => {
     const script = `import(${JSON.stringify(BUNDLE)}).then(async ({ Engine }) => {
       const engine = new Engine({ onLog: () => { throw new Error('onLog'); } });

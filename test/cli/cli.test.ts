@@ -2,11 +2,12 @@
 // user would: output, exit codes, and one-line errors without stack traces.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { scratchDir } from '../scratch.js';
+import { randomGames } from '../train/fixtures.js';
 
 const KESTREL = fileURLToPath(new URL('../../dist/kestrel.js', import.meta.url));
 const PACKAGE_VERSION = (await import('../../package.json', { with: { type: 'json' } })).default.version;
@@ -136,6 +137,43 @@ describe('kestrel bench', () => {
     [['bench', '3', '--runs', '0'], /--runs must be a positive integer, got '0'/],
   ])('%j fails cleanly', (args, message) => {
     expectCleanError(kestrel(args), message);
+  });
+});
+
+describe('kestrel data-info and train --data', () => {
+  // Both read data through one check: the same file, the same error.
+  const games = randomGames(3, 7);
+  const junkAfter = new Uint8Array(games.length + 100);
+  junkAfter.set(games);
+  junkAfter.fill(0xee, games.length);
+  const cases: [string, string, RegExp][] = [
+    [
+      'text',
+      'not games at all, just some text that is long enough to hold a board\n',
+      /text\.vf is not viriformat training data \(no valid starting position at byte 0/,
+    ],
+    ['junk after games', '', /junk\.vf is not viriformat training data \(no valid starting position at byte \d+/],
+    [
+      'an empty folder',
+      '',
+      /empty is an empty folder: neither a data store \(a folder whose README\.md is a manifest .*\) nor a viriformat file/,
+    ],
+  ];
+  it.each(cases)('reject %s with the same message', (what, text, message) => {
+    let path: string;
+    if (what === 'text') path = epd('text.vf', text);
+    else if (what === 'junk after games') {
+      path = join(dir, 'junk.vf');
+      writeFileSync(path, junkAfter);
+    } else {
+      path = join(dir, 'empty');
+      mkdirSync(path, { recursive: true });
+    }
+    const info = kestrel(['data-info', path]);
+    expectCleanError(info, message);
+    const train = kestrel(['train', '--data', path, '--out-dir', join(dir, 'nets')]);
+    expectCleanError(train, message);
+    expect(train.stderr).toBe(info.stderr);
   });
 });
 

@@ -1,7 +1,7 @@
 // The trainer's loader: filters, and the left-right mirror augmentation.
 
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -15,6 +15,7 @@ import {
   isValidationGame,
   loadPositions,
   readDataFile,
+  readGameSource,
   storedOf,
   whiteInputs,
 } from '../../src/train/nnue-data.js';
@@ -106,5 +107,40 @@ describe('readDataFile', () => {
 
   it('names a missing file', () => {
     expect(() => readDataFile(join(tmpdir(), 'no-such-kestrel-data.vf.xz'))).toThrow(/no-such-kestrel-data/);
+  });
+});
+
+describe('readGameSource', () => {
+  const file = gameFile('4k3/8/8/8/8/8/1P6/R3K3 w - - 0 1', ['b2b3', 'e8d7']);
+  const bytes = readFileSync(file);
+  const dir = scratchDir('kestrel-source-');
+
+  it('reads games, and a half-written game after them', () => {
+    expect(readGameSource(file).index.plies).toEqual([2]);
+    const torn = join(dir, 'torn.vf');
+    writeFileSync(torn, Buffer.concat([bytes, bytes.subarray(0, bytes.length - 4)]));
+    expect(readGameSource(torn).index.plies).toEqual([2]);
+  });
+
+  it('rejects what is not viriformat games, or has junk after them', () => {
+    const junk = join(dir, 'junk.vf');
+    writeFileSync(junk, Buffer.concat([bytes, Buffer.alloc(40, 0xff)]));
+    expect(() => readGameSource(junk)).toThrow(
+      `junk.vf is not viriformat training data (no valid starting position at byte ${bytes.length} (`,
+    );
+    const huge = join(dir, 'huge.vf');
+    writeFileSync(huge, Buffer.concat([bytes, Buffer.alloc(70_000, 1)]));
+    expect(() => readGameSource(huge)).toThrow(/huge\.vf is not viriformat training data \(70000 bytes after the last complete game/);
+  });
+
+  it('says what a store is when given a folder that is not one', () => {
+    const empty = join(dir, 'empty');
+    mkdirSync(empty);
+    expect(() => readGameSource(empty)).toThrow(/empty is an empty folder: neither a data store \(a folder whose README\.md is a manifest/);
+    expect(() => readGameSource(dir)).toThrow(/is a folder without a README\.md: neither a data store/);
+  });
+
+  it('names a missing file', () => {
+    expect(() => readGameSource(join(dir, 'none.vf'))).toThrow(/^cannot read .*none\.vf: no such file$/);
   });
 });

@@ -62,6 +62,22 @@ export class Driver {
         throw new Error('boom');
       case 'illegal':
         return { move: mv('e2', 'e5'), ponder: 0, score: 0 };
+      case 'second':
+        // A second line, whose move `go searchmoves` may allow where the first's it does not.
+        report({
+          type: 'line',
+          depth: 1,
+          seldepth: 1,
+          multipv: 2,
+          score: -10,
+          bound: 'exact',
+          nodes: 1,
+          timeMs: 1,
+          hashfull: 0,
+          tbhits: null,
+          pv: [mv('b1', 'c3')],
+        });
+        return { move: mv('g1', 'f3'), ponder: 0, score: 0 };
       case 'badponder':
         return { move: mv('e2', 'e4'), ponder: mv('e2', 'e4'), score: 0 };
       case 'hang':

@@ -103,6 +103,24 @@ describe('a misbehaving search', () => {
     expect(['bestmove a2a3', 'bestmove b2b3']).toContain(lines[lines.length - 1]);
   }, 20000);
 
+  it('returns a move outside searchmoves: replaced by the best allowed move its lines showed', async () => {
+    const e = await fake('second');
+    e.send('go depth 1 searchmoves a2a3 b1c3');
+    const lines = await e.collectUntil(BESTMOVE);
+    expect(lines).toContain('info string error: the search returned g1f3, not a move it may play here; playing b1c3');
+    expect(lines[lines.length - 1]).toBe('bestmove b1c3');
+  }, 20000);
+
+  it('returns a move outside searchmoves, no line showing one inside: the best of them by a quick look, not the first', async () => {
+    // The king's move hangs the rook; the rook's does not.
+    const e = await fake('illegal');
+    e.send('position fen 4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1');
+    e.send('go depth 1 searchmoves e1f1 d1c1');
+    const lines = await e.collectUntil(BESTMOVE);
+    expect(lines).toContain('info string error: the search returned e2e5, not a move it may play here; playing d1c1');
+    expect(lines[lines.length - 1]).toBe('bestmove d1c1');
+  }, 20000);
+
   it('kills its worker: fallback bestmove, and the next search works on a new worker', async () => {
     const e = await fake('exit');
     e.send('go infinite');
