@@ -62,8 +62,14 @@ export function uciStreamWith(stream: UciStream, lines: readonly string[]): UciS
       let ended = false;
       stream.start({
         ...handlers,
-        line: (text) => (feeding ? waiting.push(text) : line(text)),
-        end: () => (feeding ? (ended = true) : handlers.end()),
+        line: (text) => {
+          if (feeding) waiting.push(text);
+          else line(text);
+        },
+        end: () => {
+          if (feeding) ended = true;
+          else handlers.end();
+        },
       });
       const feed = async (): Promise<void> => {
         for (const text of lines) {
