@@ -7,8 +7,9 @@
 //   dist/browser/kestrel-worker.js the engine as a Web Worker script (UCI over postMessage)
 //   dist/types/*.d.ts              the library's types
 //
-// `node scripts/build.mjs --sea` builds dist/sea/kestrel.cjs instead, the
-// CommonJS bundle that scripts/build-exe.mjs makes an executable of.
+// `node scripts/build.mjs --sea [<file>]` builds dist/sea/kestrel.cjs (or the
+// file given) instead, the CommonJS bundle that scripts/sea.mjs makes an
+// executable of.
 // `node scripts/build.mjs --script <file> [--evalfile <network>] [--tune]`
 // builds only the self-contained script (what `make` writes for OpenBench):
 // one CommonJS file behind `#!/usr/bin/env node`, the book inside, with the
@@ -68,11 +69,11 @@ const oneFunctionModule = {
   define: { ...common.define, 'import.meta.url': '__kestrelModuleUrl' },
 };
 
-async function buildSea() {
+async function buildSea(out) {
   await build({
     ...common,
     entryPoints: [at('src/cli/sea-main.ts')],
-    outfile: at('dist/sea/kestrel.cjs'),
+    outfile: out,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -251,7 +252,9 @@ const argAfter = (flag) => {
   const i = process.argv.indexOf(flag);
   return i > 0 ? process.argv[i + 1] : undefined;
 };
-if (process.argv.includes('--sea')) await buildSea();
-else if (process.argv.includes('--script'))
+if (process.argv.includes('--sea')) {
+  const out = argAfter('--sea');
+  await buildSea(out === undefined || out.startsWith('--') ? at('dist/sea/kestrel.cjs') : resolve(out));
+} else if (process.argv.includes('--script'))
   await buildScript(resolve(argAfter('--script')), argAfter('--evalfile'), process.argv.includes('--tune'));
 else await buildAll();
