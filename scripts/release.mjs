@@ -100,8 +100,9 @@ function size(file) {
 function notes(build, files) {
   const windows = files.find((f) => f.target.id === 'windows-x64')?.name ?? 'kestrel-<build>-windows-x64.exe';
   const list = files.map((f) => `  ${f.name}\n      ${f.target.label}; ${f.size}`).join('\n');
-  return `Kestrel ${build}: a chess engine for chess programs (GUIs)
-=========================================================
+  const title = `Kestrel ${build}: a chess engine for chess programs (GUIs)`;
+  return `${title}
+${'='.repeat(title.length)}
 
 Kestrel is a UCI chess engine: it has no board of its own. Install it in a
 chess GUI (Arena, Cute Chess, BanksiaGUI, En Croissant, Fritz, ...), which
