@@ -16,7 +16,7 @@
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { injectBlob, makeSeaBlob, ROOT, requireSeaNode, unsignedCopy } from './sea.mjs';
@@ -84,7 +84,7 @@ function nodeFor(target, offline) {
     mkdirSync(join(dir, 'bin'), { recursive: true });
     const license = join(work, 'package', 'LICENSE');
     if (existsSync(license)) copyFileSync(license, join(dir, 'LICENSE'));
-    renameSync(join(work, 'package', 'bin', target.bin), join(dir, 'bin', target.bin));
+    copyFileSync(join(work, 'package', 'bin', target.bin), join(dir, 'bin', target.bin)); // not rename: /tmp may be another file system
     return dir;
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -125,8 +125,8 @@ Compare the file's checksum with its line in SHA256SUMS:
 
 Install
 -------
-Put the file in a folder of its own (Kestrel writes nothing there). The
-engine speaks UCI: choose UCI wherever a GUI asks.
+Put the file in a folder of its own. The engine speaks UCI: choose UCI
+wherever a GUI asks.
   Arena:       Engines > Install New Engine..., choose the file, then UCI.
   Cute Chess:  Tools > Settings > Engines > +, Command: the file (Browse...),
                Protocol: UCI, OK.
