@@ -7,8 +7,9 @@
 //   dist/browser/kestrel-worker.js the engine as a Web Worker script (UCI over postMessage)
 //   dist/types/*.d.ts              the library's types
 //
-// `node scripts/build.mjs --sea` builds dist/sea/kestrel.cjs instead, the
-// CommonJS bundle that scripts/build-exe.mjs makes an executable of.
+// `node scripts/build.mjs --sea [<file>]` builds dist/sea/kestrel.cjs (or the
+// file given) instead, the CommonJS bundle that scripts/sea.mjs makes an
+// executable of.
 // `node scripts/build.mjs --script <file> [--evalfile <network>] [--tune]`
 // builds only the self-contained script (what `make` writes for OpenBench):
 // one CommonJS file behind `#!/usr/bin/env node`, the book inside, with the
@@ -22,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { buildFacts } from './build-name.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const at = (path) => join(ROOT, path);
@@ -36,37 +38,16 @@ const browserPlatform = {
   },
 };
 
-/** The commit being built (src/util/build.ts), marked when src/ or the lockfile has uncommitted changes; '' outside git. */
-function gitCommit() {
-  const git = (...args) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' });
-  const head = git('rev-parse', '--short=7', 'HEAD');
-  if (head.status !== 0) return '';
-  const dirty = git('status', '--porcelain', '--', 'src', 'package-lock.json').stdout.trim() !== '';
-  return `${head.stdout.trim()}${dirty ? '-modified' : ''}`;
-}
-
-/** The commit's date as YYYYMMDD ('' outside git). */
-function gitCommitDate() {
-  const r = spawnSync('git', ['log', '-1', '--format=%cd', '--date=format:%Y%m%d'], { cwd: ROOT, encoding: 'utf8' });
-  return r.status === 0 ? r.stdout.trim() : '';
-}
-
-/** Whether HEAD is tagged v<package version> and unmodified: a release build, named by its version alone (src/engine/version.ts). */
-function isRelease(commit) {
-  const { version } = JSON.parse(readFileSync(at('package.json'), 'utf8'));
-  const r = spawnSync('git', ['tag', '--points-at', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
-  return r.status === 0 && !commit.endsWith('-modified') && r.stdout.split('\n').includes(`v${version}`);
-}
-
-const commit = gitCommit();
+/** The commit, its date and whether it is a release, for src/util/build.ts. */
+const facts = buildFacts(ROOT);
 const common = {
   bundle: true,
   logLevel: 'warning',
   legalComments: 'none',
   define: {
-    KESTREL_COMMIT: JSON.stringify(commit),
-    KESTREL_COMMIT_DATE: JSON.stringify(commit === '' ? '' : gitCommitDate()),
-    KESTREL_RELEASE: JSON.stringify(commit !== '' && isRelease(commit)),
+    KESTREL_COMMIT: JSON.stringify(facts.commit),
+    KESTREL_COMMIT_DATE: JSON.stringify(facts.date),
+    KESTREL_RELEASE: JSON.stringify(facts.release),
   },
 };
 /** Bundles that use commander (CommonJS) inside an ES module need a require. */
@@ -86,11 +67,11 @@ const oneFunctionModule = {
   define: { ...common.define, 'import.meta.url': '__kestrelModuleUrl' },
 };
 
-async function buildSea() {
+async function buildSea(out) {
   await build({
     ...common,
     entryPoints: [at('src/cli/sea-main.ts')],
-    outfile: at('dist/sea/kestrel.cjs'),
+    outfile: out,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -269,7 +250,9 @@ const argAfter = (flag) => {
   const i = process.argv.indexOf(flag);
   return i > 0 ? process.argv[i + 1] : undefined;
 };
-if (process.argv.includes('--sea')) await buildSea();
-else if (process.argv.includes('--script'))
+if (process.argv.includes('--sea')) {
+  const out = argAfter('--sea');
+  await buildSea(out === undefined || out.startsWith('--') ? at('dist/sea/kestrel.cjs') : resolve(out));
+} else if (process.argv.includes('--script'))
   await buildScript(resolve(argAfter('--script')), argAfter('--evalfile'), process.argv.includes('--tune'));
 else await buildAll();

@@ -41,8 +41,10 @@ export class EngineProcess {
   private partial = '';
   private listeners: Array<() => void> = [];
 
-  constructor(options: { engine?: string; env?: Record<string, string> } = {}) {
-    this.child = spawn(process.execPath, [options.engine ?? ENGINE], { stdio: 'pipe', env: { ...process.env, ...options.env } });
+  /** `command`: another program and its arguments instead of `node <engine>` (the Windows build under Wine). */
+  constructor(options: { engine?: string; command?: string[]; env?: Record<string, string> } = {}) {
+    const [file, ...args] = options.command ?? [process.execPath, options.engine ?? ENGINE];
+    this.child = spawn(file, args, { stdio: 'pipe', env: { ...process.env, ...options.env } });
     this.child.stdout.setEncoding('utf8');
     this.child.stdout.on('data', (chunk: string) => {
       this.partial += chunk;
