@@ -36,16 +36,9 @@ import { type SyzygySettings, openTablebases } from './tablebases.js';
 import { WarmUp } from '../search/warmup.js';
 import { type SearchParameterValues, setSearchParameters } from '../search/tuning.js';
 import type { HelperThreads } from '../search/threads.js';
-import {
-  type NetworkChoice,
-  applyNetworkChoice,
-  loadPosition,
-  type FromWorker,
-  type PositionSpec,
-  type SearchWorkerData,
-  type ToWorker,
-} from './messages.js';
-import { ThreadPool, runSearchHelper } from './thread-pool.js';
+import { applyNetworkChoice, loadPosition, type FromWorker, type PositionSpec, type SearchWorkerData, type ToWorker } from './messages.js';
+import { ThreadPool } from './thread-pool.js';
+import { runSearchHelper } from './helper.js';
 import { errorText } from '../util/errors.js';
 
 /** True in a thread started by startSearchWorker(). */
@@ -56,6 +49,17 @@ export function isSearchWorker(): boolean {
 /** Starts the search worker running the code this module was loaded from. */
 export function startSearchWorker(data: SearchWorkerData): EngineWorker {
   return platform.startWorker(workerFile(), data);
+}
+
+/**
+ * Set by a Node.js build: the helper threads' own bundle (src/cli/helper-main.ts),
+ * a fifth of the engine's code, which starts in a fraction of the time.
+ */
+declare const KESTREL_HELPER_SOURCE: string | undefined;
+
+/** Starts a helper thread of a parallel search (data.helper set): from the helpers' bundle where the build has one, else like the search worker. */
+function startHelperWorker(data: SearchWorkerData): EngineWorker {
+  return platform.startWorker(workerFile(), data, typeof KESTREL_HELPER_SOURCE === 'string' ? KESTREL_HELPER_SOURCE : undefined);
 }
 
 /**
@@ -71,7 +75,7 @@ function workerFile(): string {
 
 /** Helper threads for a parallel search run on this thread (the CLI's `bench --threads`); `note` hears their problems. */
 export function helperPool(note: (text: string) => void): ThreadPool {
-  return new ThreadPool(startSearchWorker, note);
+  return new ThreadPool(startHelperWorker, note);
 }
 
 let started = false;
@@ -83,11 +87,11 @@ export function runSearchWorker(): void {
   started = true;
   const data = platform.workerData() as SearchWorkerData;
   if (data.helper !== undefined) {
-    runSearchHelper(data);
+    runSearchHelper(data, port);
     return;
   }
   if (data.network !== undefined) applyNetworkChoice(data.network);
-  const worker = new SearchWorker((message) => port.postMessage(message), data.hashMb, data.threads ?? 1, data.network);
+  const worker = new SearchWorker((message) => port.postMessage(message), data.hashMb, data.threads ?? 1);
   if (data.params !== undefined) worker.setParams(data.params);
   // (A worker restarted after a failure: the tables again, without a note.)
   if (data.syzygy !== undefined) worker.setSyzygy(data.syzygy, false);
@@ -115,7 +119,6 @@ class SearchWorker {
     private readonly send: (message: FromWorker) => void,
     hashMb: number,
     threads: number,
-    network: NetworkChoice | undefined,
   ) {
     this.hashMb = hashMb;
     try {
@@ -125,8 +128,7 @@ class SearchWorker {
       this.hashMb = 1;
       this.driver = new Driver(1);
     }
-    this.pool = new ThreadPool(startSearchWorker, (text) => this.send({ type: 'note', text }));
-    if (network !== undefined) this.pool.setNetwork(network);
+    this.pool = new ThreadPool(startHelperWorker, (text) => this.send({ type: 'note', text }));
     this.setThreads(threads);
   }
 
@@ -177,7 +179,7 @@ class SearchWorker {
           break;
         case 'network':
           this.guard('changing the evaluation', () => applyNetworkChoice(message.choice));
-          this.pool.setNetwork(message.choice);
+          this.guard('changing the evaluation of the helpers', () => this.pool.networkChanged());
           this.send({ type: 'ack', seq: message.seq });
           break;
         case 'params':

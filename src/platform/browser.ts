@@ -187,6 +187,7 @@ export const platform: Platform = {
           },
         }
       : null,
+  cores: typeof navigator === 'object' && navigator.hardwareConcurrency > 0 ? navigator.hardwareConcurrency : 1,
   canWaitForWorkers: false,
   maxHashMb: MAX_HASH_MB,
   soon: (fn) => {
