@@ -10,7 +10,7 @@ import { type ThreadEvaluation, useThreadEvaluation } from '../eval/index.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
 import { Searcher } from '../search/search.js';
 import { ThreadState, type ThreadStateBuffers } from '../search/threads.js';
-import { TranspositionTable } from '../search/tt.js';
+import { type TableMemory, TranspositionTable } from '../search/tt.js';
 import { type SearchParameterValues, setSearchParameters } from '../search/tuning.js';
 import type { ParentPort } from '../platform/types.js';
 import { type PositionSpec, type SearchWorkerData, loadPosition } from './messages.js';
@@ -21,7 +21,8 @@ export type ToHelper =
   | {
       type: 'go';
       state: ThreadStateBuffers;
-      table: SharedArrayBuffer;
+      /** The transposition table's memory. */
+      table: TableMemory;
       /** The age of the table's entries in this search (set by the main searcher). */
       generation: number;
       position: PositionSpec;

@@ -30,7 +30,6 @@ import { SearchControl } from '../search/control.js';
 import type { GoParams, SearchEvent, SearchOptions } from '../search/limits.js';
 import { engineLine } from './info.js';
 import { Driver } from '../search/driver.js';
-import type { TablebaseUse } from '../search/search.js';
 import type { Tablebases } from '../syzygy/tablebases.js';
 import { type SyzygySettings, openTablebases } from './tablebases.js';
 import { WarmUp } from '../search/warmup.js';
@@ -104,10 +103,9 @@ export function runSearchWorker(): void {
 class SearchWorker {
   private driver: Driver;
   private hashMb: number;
-  /** Tablebases (SyzygyPath), the path they were read from, and how the search uses them. */
+  /** Tablebases (SyzygyPath) and the path they were read from. */
   private tablebases: Tablebases | null = null;
   private syzygyPath = '';
-  private syzygyUse: TablebaseUse | null = null;
   private readonly pos = new Position();
   private readonly moves = new Int32Array(MAX_MOVES);
   /** The helper threads (none with Threads 1). */
@@ -122,6 +120,7 @@ class SearchWorker {
   ) {
     this.hashMb = hashMb;
     try {
+      checkHashFits(hashMb);
       this.driver = new Driver(hashMb);
     } catch (e) {
       this.send({ type: 'note', text: `error: could not allocate ${hashMb} MB of hash (${errorText(e)}); using 1 MB` });
@@ -232,7 +231,6 @@ class SearchWorker {
         if (tell) for (const line of note.split('\n')) this.send({ type: 'note', text: line });
       }
     }
-    this.syzygyUse = settings.use;
     this.driver.searcher.setTablebases(this.tablebases, settings.use);
   }
 
@@ -255,13 +253,18 @@ class SearchWorker {
 
   private resize(mb: number): void {
     if (mb === this.hashMb) return;
-    if (this.guard(`resizing the hash to ${mb} MB`, () => this.driver.setHashSize(mb))) {
-      this.hashMb = mb;
-    } else if (!this.guard(`restoring the hash to ${this.hashMb} MB`, () => this.driver.setHashSize(this.hashMb))) {
-      this.driver = new Driver(1);
-      if (this.syzygyUse !== null) this.driver.searcher.setTablebases(this.tablebases, this.syzygyUse);
-      this.hashMb = 1;
+    // A table that cannot be had (the memory is not there) leaves the one in
+    // use as it was, entries and all (TranspositionTable.resize).
+    if (
+      !this.guard(`resizing the hash to ${mb} MB`, () => {
+        checkHashFits(mb);
+        this.driver.setHashSize(mb);
+      })
+    ) {
+      this.send({ type: 'note', text: `Hash: keeping the table of ${this.hashMb} MB and its entries` });
+      return;
     }
+    this.hashMb = mb;
     // New helpers, so that none keeps the old table alive.
     if (this.pool.helpers > 0) this.setThreads(this.pool.helpers + 1);
   }
@@ -407,6 +410,16 @@ class SearchWorker {
     }
     this.send({ type: 'done', id, bestMove: null, ponderMove: null, lines: summary });
   }
+}
+
+/**
+ * Throws when a table of `mb` MB is more than the machine's memory: the
+ * system would grant it (a table is allocated in segments, each of which it
+ * grants), and the engine be killed once the search had filled it.
+ */
+function checkHashFits(mb: number): void {
+  const memory = platform.memoryMb;
+  if (memory !== null && mb > memory) throw new Error(`${mb} MB is more than this machine's memory (${memory} MB)`);
 }
 
 /**

@@ -164,7 +164,7 @@ export class ThreadPool {
         this.post({
           type: 'go',
           state: state.buffers,
-          table: table.buffer,
+          table: table.memory,
           generation: table.generation,
           position,
           // Helpers have no limits of their own: they search until the main searcher stops them.

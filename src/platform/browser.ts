@@ -190,6 +190,7 @@ export const platform: Platform = {
   cores: typeof navigator === 'object' && navigator.hardwareConcurrency > 0 ? navigator.hardwareConcurrency : 1,
   canWaitForWorkers: false,
   maxHashMb: MAX_HASH_MB,
+  memoryMb: null,
   soon: (fn) => {
     setTimeout(fn, 0);
   },

@@ -11,7 +11,7 @@
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import { delimiter } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
@@ -23,8 +23,12 @@ import type { EngineWorker, ParentPort, Platform, RandomAccessFile, UciStream } 
 /** BookFile's value (and the name in messages) for a book built into the program. */
 const BUILT_IN = '<built-in>';
 const SHIPPED_BOOK_NAME = 'kestrel.bin';
-/** The UCI option's range: a process can hold this much. */
-const MAX_HASH_MB = 4096;
+/**
+ * The UCI option's range: the transposition table's largest (128 GiB,
+ * src/search/tt.ts), in segments of 4 GiB. Whether the memory is there is
+ * found when it is asked for: a resize that cannot get it keeps the table.
+ */
+const MAX_HASH_MB = 131072;
 
 /** What the single executable carries instead of files. */
 interface Embedded {
@@ -197,6 +201,7 @@ export const platform: Platform = {
   cores: availableParallelism(),
   canWaitForWorkers: true,
   maxHashMb: MAX_HASH_MB,
+  memoryMb: Math.floor(totalmem() / (1024 * 1024)),
   soon: (fn) => {
     setImmediate(fn);
   },

@@ -73,6 +73,12 @@ export interface Platform {
   readonly canWaitForWorkers: boolean;
   /** Largest transposition table in MB (a browser tab holds less than a process). */
   readonly maxHashMb: number;
+  /**
+   * The machine's memory in MB (null where unknown): a larger table is
+   * refused, since the system would promise it (a table is allocated in
+   * pieces) and the engine be killed once the search filled it.
+   */
+  readonly memoryMb: number | null;
   /** Runs fn soon, after pending messages. */
   soon(fn: () => void): void;
   /** Opens a file for positioned reads; throws an Error with a `code` (ENOENT, ...) like Node's. */

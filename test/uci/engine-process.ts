@@ -41,8 +41,14 @@ export class EngineProcess {
   private partial = '';
   private listeners: Array<() => void> = [];
 
-  constructor(options: { engine?: string; env?: Record<string, string> } = {}) {
-    this.child = spawn(process.execPath, [options.engine ?? ENGINE], { stdio: 'pipe', env: { ...process.env, ...options.env } });
+  /** dataLimitKb: the engine runs with its data segment limited to this (`ulimit -d`, POSIX shells): big allocations fail for real. */
+  constructor(options: { engine?: string; env?: Record<string, string>; dataLimitKb?: number } = {}) {
+    const env = { ...process.env, ...options.env };
+    const engine = options.engine ?? ENGINE;
+    this.child =
+      options.dataLimitKb === undefined
+        ? spawn(process.execPath, [engine], { stdio: 'pipe', env })
+        : spawn('/bin/sh', ['-c', `ulimit -d ${options.dataLimitKb} && exec "$0" "$1"`, process.execPath, engine], { stdio: 'pipe', env });
     this.child.stdout.setEncoding('utf8');
     this.child.stdout.on('data', (chunk: string) => {
       this.partial += chunk;
