@@ -6,14 +6,18 @@
 // resolves differences of a percent, where alternating whole processes
 // (compare-builds.ts) does not.
 //
-//   npx tsx bench/compare-revisions.ts <base-rev> <new-rev> [--depth 10] [--rounds 5] [--inlining 2000] [--hce]
+//   npx tsx bench/compare-revisions.ts <base-rev> <new-rev> [--depth 10] [--rounds 5] [--inlining 2000] [--hce] [--hash 16] [--cpu]
 //
 // --hce: both revisions search with the hand-crafted evaluation, also one
 // whose default is the network (UseNNUE false), so that search speed is
 // compared like for like across the change of default.
+// --hash: the transposition table's size in MB (default 16).
+// --cpu: nodes per second of CPU time (process.cpuUsage around each search)
+// instead of wall time: steadier on a machine that other work shares.
 //
-// A revision is anything git understands (a commit, a branch, HEAD), or
-// `work` for the working tree. Each round searches every position with both;
+// A revision is anything git understands (a commit, a branch, HEAD), `work`
+// for the working tree, or a folder that holds a copy of a revision's src/
+// (e.g. made with `git archive <rev> src | tar -x -C <folder>`). Each round searches every position with both;
 // the report gives each round's new/base ratio of nodes per second, and the
 // ratio over all rounds.
 
@@ -38,6 +42,8 @@ const rounds = numberOption(args, '--rounds', 5);
 /** V8's inlining budget, as src/platform/node.ts's tuneCompiler() sets it (both revisions share one process, so one setting). */
 const inlining = numberOption(args, '--inlining', 2000);
 const handCrafted = args.includes('--hce');
+const hashMb = numberOption(args, '--hash', 16);
+const cpuTime = args.includes('--cpu');
 
 /** What the harness needs of a revision's search (the API as it has been since 2026-11). */
 interface Engine {
@@ -58,7 +64,8 @@ process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 /** Bundles a revision's search as an ES module and loads it. */
 async function load(rev: string, name: string): Promise<Engine> {
   let src = join(ROOT, 'src');
-  if (rev !== 'work') {
+  if (existsSync(join(rev, 'src/search/search.ts'))) src = join(rev, 'src');
+  else if (rev !== 'work') {
     const dir = join(work, name);
     execFileSync('git', ['worktree', 'add', '--detach', dir, rev], { cwd: ROOT, stdio: 'ignore' });
     process.on('exit', () => execFileSync('git', ['worktree', 'remove', '--force', dir], { cwd: ROOT, stdio: 'ignore' }));
@@ -92,8 +99,10 @@ function hasNetwork(src: string): boolean {
 setFlagsFromString(`--max-inlined-bytecode-size-cumulative=${inlining}`);
 const engines = [await load(revs[0], 'base'), await load(revs[1], 'new')];
 if (handCrafted) for (const e of engines) e.useNetwork?.(null);
-console.log(`evaluation: ${handCrafted ? 'hand-crafted in both' : "each revision's default"}`);
-const searchers = engines.map((e) => new e.Searcher(16));
+console.log(
+  `evaluation: ${handCrafted ? 'hand-crafted in both' : "each revision's default"}; Hash ${hashMb} MB; nodes per ${cpuTime ? 'CPU' : 'wall'} second`,
+);
+const searchers = engines.map((e) => new e.Searcher(hashMb));
 const controls = engines.map((e) => new e.SearchControl());
 const positions = engines[0].BENCH_POSITIONS;
 
@@ -105,8 +114,10 @@ function search(e: number, i: number, d: number): [number, number] {
   controls[e].reset();
   const pos = new engine.Position(positions[i]);
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   searcher.go(pos, { depth: d, infinite: false, ponder: false, searchmoves: [] }, engine.DEFAULT_SEARCH_OPTIONS, controls[e], () => {});
-  return [searcher.nodes, performance.now() - t0];
+  const cpu = process.cpuUsage(cpu0);
+  return [searcher.nodes, cpuTime ? (cpu.user + cpu.system) / 1000 : performance.now() - t0];
 }
 
 // Warm both up, as a game's first moves do.

@@ -597,7 +597,7 @@ function replyAfter(pos: Position, bestUci: string, replyUci: string | null): Re
 /** The evaluation the engine's threads use, from the options; throws InvalidNetworkError. */
 function networkChoice(options: EngineOptions): NetworkChoice | undefined {
   const file = options.networkFile;
-  if (file === undefined) return options.nnue === undefined ? undefined : { use: options.nnue, bytes: null };
+  if (file === undefined) return options.nnue === undefined ? undefined : { use: options.nnue, net: null };
   let bytes: Uint8Array;
   try {
     bytes = typeof file === 'string' ? platform.readFile(file) : file;
@@ -605,11 +605,10 @@ function networkChoice(options: EngineOptions): NetworkChoice | undefined {
     throw new InvalidNetworkError(`cannot read network file ${file}: ${errorText(e)}`);
   }
   try {
-    decodeNetwork(bytes);
+    return { use: options.nnue ?? true, net: decodeNetwork(bytes) };
   } catch (e) {
     if (e instanceof NetworkError)
       throw new InvalidNetworkError(`network file ${typeof file === 'string' ? file : '(bytes)'}: ${e.message}`);
     throw e;
   }
-  return { use: options.nnue ?? true, bytes };
 }

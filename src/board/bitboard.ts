@@ -1,6 +1,7 @@
 // Bitboards as two 32-bit halves. Square 0 is a1, 7 is h1, 63 is h8; the low
 // half holds squares 0..31 (ranks 1-4), the high half squares 32..63.
 //
+import { threadTable } from '../util/thread-tables.js';
 import { BISHOP_MAGICS, ROOK_MAGICS } from './magics.js';
 
 // JavaScript has no fast 64-bit integer, so every set of squares travels as a
@@ -54,12 +55,32 @@ export function parseSquare(s: string): number {
 }
 
 // ---------------------------------------------------------------------------
+// The tables below are computed once per process, in one block of memory
+// that its threads share (util/thread-tables.ts): a thread started later
+// only makes views of them. Every table is an Int32Array at its place in
+// the block.
+
+/** Words of the sliding-attack table: two for each rook and each bishop occupancy of every square. */
+const SLIDER_WORDS = (102400 + 5248) * 2;
+const LINE_WORDS = 64 * 64 * 2;
+const TABLE_WORDS = 128 * 2 + 256 + 2 * LINE_WORDS + 2 * (128 + 128 + 64 + 64 + 128) + SLIDER_WORDS;
+const tables = threadTable('bitboard', TABLE_WORDS * 4);
+let tableWords = 0;
+
+/** The next `words` of the block. */
+function table(words: number): Int32Array {
+  const t = new Int32Array(tables.buffer, tableWords * 4, words);
+  tableWords += words;
+  return t;
+}
+
+// ---------------------------------------------------------------------------
 // Leaper attacks: knight, king and pawn (by colour).
 
-export const KNIGHT_ATTACKS = new Int32Array(128);
-export const KING_ATTACKS = new Int32Array(128);
+export const KNIGHT_ATTACKS = table(128);
+export const KING_ATTACKS = table(128);
 /** PAWN_ATTACKS[(colour * 64 + sq) * 2 + half]: squares a pawn of that colour on sq attacks. */
-export const PAWN_ATTACKS = new Int32Array(256);
+export const PAWN_ATTACKS = table(256);
 
 function setBit(table: Int32Array, index: number, sq: number): void {
   table[index * 2 + (sq >> 5)] |= 1 << (sq & 31);
@@ -102,18 +123,20 @@ const BISHOP_DIRS = [
   [-1, -1],
 ];
 
-for (let sq = 0; sq < 64; sq++) {
-  const f = sq & 7;
-  const r = sq >> 3;
-  for (const [df, dr] of KNIGHT_STEPS) {
-    if (onBoard(f + df, r + dr)) setBit(KNIGHT_ATTACKS, sq, (r + dr) * 8 + f + df);
-  }
-  for (const [df, dr] of KING_STEPS) {
-    if (onBoard(f + df, r + dr)) setBit(KING_ATTACKS, sq, (r + dr) * 8 + f + df);
-  }
-  for (const df of [-1, 1]) {
-    if (onBoard(f + df, r + 1)) setBit(PAWN_ATTACKS, sq, (r + 1) * 8 + f + df);
-    if (onBoard(f + df, r - 1)) setBit(PAWN_ATTACKS, 64 + sq, (r - 1) * 8 + f + df);
+function fillLeapers(): void {
+  for (let sq = 0; sq < 64; sq++) {
+    const f = sq & 7;
+    const r = sq >> 3;
+    for (const [df, dr] of KNIGHT_STEPS) {
+      if (onBoard(f + df, r + dr)) setBit(KNIGHT_ATTACKS, sq, (r + dr) * 8 + f + df);
+    }
+    for (const [df, dr] of KING_STEPS) {
+      if (onBoard(f + df, r + dr)) setBit(KING_ATTACKS, sq, (r + dr) * 8 + f + df);
+    }
+    for (const df of [-1, 1]) {
+      if (onBoard(f + df, r + 1)) setBit(PAWN_ATTACKS, sq, (r + 1) * 8 + f + df);
+      if (onBoard(f + df, r - 1)) setBit(PAWN_ATTACKS, 64 + sq, (r - 1) * 8 + f + df);
+    }
   }
 }
 
@@ -121,34 +144,36 @@ for (let sq = 0; sq < 64; sq++) {
 // Lines between squares.
 
 /** BETWEEN[(a * 64 + b) * 2 + half]: squares strictly between a and b on a shared line, else empty. */
-export const BETWEEN = new Int32Array(64 * 64 * 2);
+export const BETWEEN = table(LINE_WORDS);
 /** LINE[(a * 64 + b) * 2 + half]: the whole line through a and b (both included), else empty. */
-export const LINE = new Int32Array(64 * 64 * 2);
+export const LINE = table(LINE_WORDS);
 
-for (let a = 0; a < 64; a++) {
-  const af = a & 7;
-  const ar = a >> 3;
-  for (const [df, dr] of [...ROOK_DIRS, ...BISHOP_DIRS]) {
-    // Walk from a in this direction; every square b reached shares the line.
-    let f = af + df;
-    let r = ar + dr;
-    const passed: number[] = [];
-    while (onBoard(f, r)) {
-      const b = r * 8 + f;
-      for (const s of passed) setBit(BETWEEN, a * 64 + b, s);
-      // The full line: extend both ways from a.
-      for (const sign of [1, -1]) {
-        let lf = af;
-        let lr = ar;
-        while (onBoard(lf, lr)) {
-          setBit(LINE, a * 64 + b, lr * 8 + lf);
-          lf += sign * df;
-          lr += sign * dr;
+function fillLines(between: Int32Array, line: Int32Array): void {
+  for (let a = 0; a < 64; a++) {
+    const af = a & 7;
+    const ar = a >> 3;
+    for (const [df, dr] of [...ROOK_DIRS, ...BISHOP_DIRS]) {
+      // Walk from a in this direction; every square b reached shares the line.
+      let f = af + df;
+      let r = ar + dr;
+      const passed: number[] = [];
+      while (onBoard(f, r)) {
+        const b = r * 8 + f;
+        for (const s of passed) setBit(between, a * 64 + b, s);
+        // The full line: extend both ways from a.
+        for (const sign of [1, -1]) {
+          let lf = af;
+          let lr = ar;
+          while (onBoard(lf, lr)) {
+            setBit(line, a * 64 + b, lr * 8 + lf);
+            lf += sign * df;
+            lr += sign * dr;
+          }
         }
+        passed.push(b);
+        f += df;
+        r += dr;
       }
-      passed.push(b);
-      f += df;
-      r += dr;
     }
   }
 }
@@ -161,20 +186,20 @@ for (let a = 0; a < 64; a++) {
 // a test checks every entry against a ray walk.
 
 /** Attack sets of rooks and bishops; rookIndex/bishopIndex return an index of the lo half. */
-export const SLIDER_ATTACKS = new Int32Array((102400 + 5248) * 2);
+export const SLIDER_ATTACKS = table(SLIDER_WORDS);
 
-const ROOK_MASK = new Int32Array(128);
-const ROOK_MAGIC = new Int32Array(128);
-const ROOK_SHIFT = new Int32Array(64);
-const ROOK_OFFSET = new Int32Array(64);
-const BISHOP_MASK = new Int32Array(128);
-const BISHOP_MAGIC = new Int32Array(128);
-const BISHOP_SHIFT = new Int32Array(64);
-const BISHOP_OFFSET = new Int32Array(64);
+const ROOK_MASK = table(128);
+const ROOK_MAGIC = table(128);
+const ROOK_SHIFT = table(64);
+const ROOK_OFFSET = table(64);
+const BISHOP_MASK = table(128);
+const BISHOP_MAGIC = table(128);
+const BISHOP_SHIFT = table(64);
+const BISHOP_OFFSET = table(64);
 
 /** Empty-board rook and bishop rays (for pin and check detection). */
-export const ROOK_RAYS = new Int32Array(128);
-export const BISHOP_RAYS = new Int32Array(128);
+export const ROOK_RAYS = table(128);
+export const BISHOP_RAYS = table(128);
 
 /** Index into SLIDER_ATTACKS of the rook attacks from sq with occupancy (lo, hi). */
 export function rookIndex(sq: number, lo: number, hi: number): number {
@@ -237,18 +262,7 @@ const SCRATCH_ATTACKS = new Int32Array(8192);
  */
 export function sliderOccupancies(sq: number, bishop: boolean): SliderOccupancies {
   const dirs = bishop ? BISHOP_DIRS : ROOK_DIRS;
-  const relevant: number[] = [];
-  for (let d = 0; d < dirs.length; d++) {
-    const df = dirs[d][0];
-    const dr = dirs[d][1];
-    let f = (sq & 7) + df;
-    let r = (sq >> 3) + dr;
-    while (onBoard(f + df, r + dr)) {
-      relevant.push(r * 8 + f);
-      f += df;
-      r += dr;
-    }
-  }
+  const relevant = relevantSquares(sq, bishop);
   const size = 1 << relevant.length;
   const occLo = SCRATCH_OCC_LO;
   const occHi = SCRATCH_OCC_HI;
@@ -270,6 +284,25 @@ export function sliderOccupancies(sq: number, bishop: boolean): SliderOccupancie
   return { relevant, occLo, occHi, attacks };
 }
 
+/** The relevant squares of a slider on sq: its rays without their last square (an edge square never blocks further). */
+function relevantSquares(sq: number, bishop: boolean): number[] {
+  const dirs = bishop ? BISHOP_DIRS : ROOK_DIRS;
+  const relevant: number[] = [];
+  for (let d = 0; d < dirs.length; d++) {
+    const df = dirs[d][0];
+    const dr = dirs[d][1];
+    let f = (sq & 7) + df;
+    let r = (sq >> 3) + dr;
+    while (onBoard(f + df, r + dr)) {
+      relevant.push(r * 8 + f);
+      f += df;
+      r += dr;
+    }
+  }
+  return relevant;
+}
+
+/** Fills one slider's masks, magics, shifts, offsets and rays, and its part of the attack table. */
 function initSliders(
   bishop: boolean,
   magics: readonly number[],
@@ -282,7 +315,7 @@ function initSliders(
 ): number {
   let next = start;
   for (let sq = 0; sq < 64; sq++) {
-    const { relevant, occLo, occHi, attacks } = sliderOccupancies(sq, bishop);
+    const relevant = relevantSquares(sq, bishop);
     slidingAttacks(sq, bishop ? BISHOP_DIRS : ROOK_DIRS, 0, 0, rays, sq);
     for (const s of relevant) setBit(mask, sq, s);
     const bits = relevant.length;
@@ -292,6 +325,7 @@ function initSliders(
     magic[sq * 2 + 1] = mHi;
     shift[sq] = 32 - bits;
     offset[sq] = next * 2;
+    const { occLo, occHi, attacks } = sliderOccupancies(sq, bishop);
     for (let k = 0; k < 1 << bits; k++) {
       const idx = (Math.imul(occLo[k], mLo) ^ Math.imul(occHi[k], mHi)) >>> (32 - bits);
       SLIDER_ATTACKS[(next + idx) * 2] = attacks[k * 2];
@@ -302,5 +336,9 @@ function initSliders(
   return next;
 }
 
-const rookEnd = initSliders(false, ROOK_MAGICS, ROOK_MASK, ROOK_MAGIC, ROOK_SHIFT, ROOK_OFFSET, ROOK_RAYS, 0);
-initSliders(true, BISHOP_MAGICS, BISHOP_MASK, BISHOP_MAGIC, BISHOP_SHIFT, BISHOP_OFFSET, BISHOP_RAYS, rookEnd);
+if (tables.fresh) {
+  fillLeapers();
+  fillLines(BETWEEN, LINE);
+  const rookEnd = initSliders(false, ROOK_MAGICS, ROOK_MASK, ROOK_MAGIC, ROOK_SHIFT, ROOK_OFFSET, ROOK_RAYS, 0);
+  initSliders(true, BISHOP_MAGICS, BISHOP_MASK, BISHOP_MAGIC, BISHOP_SHIFT, BISHOP_OFFSET, BISHOP_RAYS, rookEnd);
+}

@@ -19,18 +19,22 @@ import { registerAnalyseCommands } from './analyse-commands.js';
 import { argumentsAreUciLines, uciStreamWith } from './uci-lines.js';
 import { errorText } from '../util/errors.js';
 
-const program = new Command('kestrel')
-  .description('Kestrel, a UCI chess engine for Node.js. Without a command, it speaks UCI on stdin/stdout.')
-  .version(engineVersion(), '-V, --version', 'print the version');
+/** The command line's program, with every subcommand. */
+function commandLine(): Command {
+  const program = new Command('kestrel')
+    .description('Kestrel, a UCI chess engine for Node.js. Without a command, it speaks UCI on stdin/stdout.')
+    .version(engineVersion(), '-V, --version', 'print the version');
+  registerPerftCommands(program);
+  registerPlayCommands(program);
+  registerAnalyseCommands(program);
+  registerEngineCommands(program);
+  registerBookCommands(program);
+  registerTrainCommands(program);
+  return program;
+}
 
-registerPerftCommands(program);
-registerPlayCommands(program);
-registerAnalyseCommands(program);
-registerEngineCommands(program);
-registerBookCommands(program);
-registerTrainCommands(program);
-
-// The search worker runs this same bundle; it must not parse arguments.
+// Workers run this same bundle; they must not parse arguments (nor spend
+// their start on the command line: a search's helper threads start by the dozen).
 // No arguments means UCI (checked before commander so that an unknown command is still an error).
 if (isSearchWorker()) {
   runSearchWorker();
@@ -41,6 +45,7 @@ if (isSearchWorker()) {
 } else {
   // Before any search code runs; the flags hold for the whole process, workers included.
   platform.tuneCompiler();
+  const program = commandLine();
   const args = process.argv.slice(2);
   const subcommands = program.commands.flatMap((c) => [c.name(), ...c.aliases()]);
   if (args.length === 0 || argumentsAreUciLines(args, subcommands)) {

@@ -98,14 +98,13 @@ export function registerTrainCommands(program: Command): void {
       const positions = opts.positions === undefined ? undefined : integerArg(program, '--positions', opts.positions, 1);
       if (games === undefined && positions === undefined && hours === undefined)
         program.error('error: say when to stop: --games, --positions or --hours');
-      let network: NetworkChoice | undefined;
-      if (opts.network === 'none') network = { use: false, bytes: null };
-      else if (opts.network === 'built-in') network = { use: true, bytes: null };
+      let network: (NetworkChoice & { file?: Uint8Array }) | undefined;
+      if (opts.network === 'none') network = { use: false, net: null };
+      else if (opts.network === 'built-in') network = { use: true, net: null };
       else if (opts.network !== undefined) {
         try {
-          const bytes = new Uint8Array(readFileSync(opts.network));
-          decodeNetwork(bytes);
-          network = { use: true, bytes };
+          const file = new Uint8Array(readFileSync(opts.network));
+          network = { use: true, net: decodeNetwork(file), file };
         } catch (e) {
           program.error(`error: cannot use the network ${opts.network}: ${errorText(e)}`);
         }

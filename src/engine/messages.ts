@@ -4,7 +4,7 @@
 
 import { parseUciMove } from '../board/notation.js';
 import { Position } from '../board/position.js';
-import type { NetworkChoice } from '../eval/index.js';
+import type { NetworkChoice, ThreadEvaluation } from '../eval/index.js';
 
 export { type NetworkChoice, applyNetworkChoice } from '../eval/index.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
@@ -28,8 +28,18 @@ export interface SearchWorkerData {
   params?: SearchParameterValues;
   /** Tablebases (SyzygyPath); absent: none. */
   syzygy?: SyzygySettings;
-  /** Set for a helper of a parallel search (started by the search worker's ThreadPool, not by the engine host). */
-  helper?: { index: number; booted: SharedArrayBuffer };
+  /**
+   * Set for a helper of a parallel search (started by the search worker's
+   * ThreadPool, not by the engine host): its index (1 up), the count of
+   * helpers booted, and the main searcher's evaluation (the network's
+   * weights shared, region index - 1 of its WebAssembly memory this helper's).
+   * nice: when the search has more threads than the machine has cores, the
+   * helper lowers its scheduling priority to this niceness once booted (where
+   * the host can), so that the threads that answer the GUI (the main
+   * searcher's, checking its clock; the UCI loop's) still get the cores in
+   * time. 0: it keeps the process's.
+   */
+  helper?: { index: number; booted: SharedArrayBuffer; evaluation: ThreadEvaluation; nice: number };
 }
 
 /** A position as the worker rebuilds it: a FEN, then moves in UCI notation. */

@@ -31,22 +31,14 @@ import type { GoParams, SearchEvent, SearchOptions } from '../search/limits.js';
 import { engineLine } from './info.js';
 import { ShownMove, emergencyMove } from './fallback.js';
 import { Driver } from '../search/driver.js';
-import type { TablebaseUse } from '../search/search.js';
 import type { Tablebases } from '../syzygy/tablebases.js';
 import { type SyzygySettings, openTablebases } from './tablebases.js';
 import { WarmUp } from '../search/warmup.js';
 import { type SearchParameterValues, setSearchParameters } from '../search/tuning.js';
 import type { HelperThreads } from '../search/threads.js';
-import {
-  type NetworkChoice,
-  applyNetworkChoice,
-  loadPosition,
-  type FromWorker,
-  type PositionSpec,
-  type SearchWorkerData,
-  type ToWorker,
-} from './messages.js';
-import { ThreadPool, runSearchHelper } from './thread-pool.js';
+import { applyNetworkChoice, loadPosition, type FromWorker, type PositionSpec, type SearchWorkerData, type ToWorker } from './messages.js';
+import { ThreadPool } from './thread-pool.js';
+import { runSearchHelper } from './helper.js';
 import { errorText } from '../util/errors.js';
 
 /** True in a thread started by startSearchWorker(). */
@@ -57,6 +49,17 @@ export function isSearchWorker(): boolean {
 /** Starts the search worker running the code this module was loaded from. */
 export function startSearchWorker(data: SearchWorkerData): EngineWorker {
   return platform.startWorker(workerFile(), data);
+}
+
+/**
+ * Set by a Node.js build: the helper threads' own bundle (src/cli/helper-main.ts),
+ * a fifth of the engine's code, which starts in a fraction of the time.
+ */
+declare const KESTREL_HELPER_SOURCE: string | undefined;
+
+/** Starts a helper thread of a parallel search (data.helper set): from the helpers' bundle where the build has one, else like the search worker. */
+function startHelperWorker(data: SearchWorkerData): EngineWorker {
+  return platform.startWorker(workerFile(), data, typeof KESTREL_HELPER_SOURCE === 'string' ? KESTREL_HELPER_SOURCE : undefined);
 }
 
 /**
@@ -72,7 +75,7 @@ function workerFile(): string {
 
 /** Helper threads for a parallel search run on this thread (the CLI's `bench --threads`); `note` hears their problems. */
 export function helperPool(note: (text: string) => void): ThreadPool {
-  return new ThreadPool(startSearchWorker, note);
+  return new ThreadPool(startHelperWorker, note);
 }
 
 let started = false;
@@ -84,11 +87,11 @@ export function runSearchWorker(): void {
   started = true;
   const data = platform.workerData() as SearchWorkerData;
   if (data.helper !== undefined) {
-    runSearchHelper(data);
+    runSearchHelper(data, port);
     return;
   }
   if (data.network !== undefined) applyNetworkChoice(data.network);
-  const worker = new SearchWorker((message) => port.postMessage(message), data.hashMb, data.threads ?? 1, data.network);
+  const worker = new SearchWorker((message) => port.postMessage(message), data.hashMb, data.threads ?? 1);
   if (data.params !== undefined) worker.setParams(data.params);
   // (A worker restarted after a failure: the tables again, without a note.)
   if (data.syzygy !== undefined) worker.setSyzygy(data.syzygy, false);
@@ -101,10 +104,9 @@ export function runSearchWorker(): void {
 class SearchWorker {
   private driver: Driver;
   private hashMb: number;
-  /** Tablebases (SyzygyPath), the path they were read from, and how the search uses them. */
+  /** Tablebases (SyzygyPath) and the path they were read from. */
   private tablebases: Tablebases | null = null;
   private syzygyPath = '';
-  private syzygyUse: TablebaseUse | null = null;
   private readonly pos = new Position();
   private readonly moves = new Int32Array(MAX_MOVES);
   /** The helper threads (none with Threads 1). */
@@ -116,18 +118,17 @@ class SearchWorker {
     private readonly send: (message: FromWorker) => void,
     hashMb: number,
     threads: number,
-    network: NetworkChoice | undefined,
   ) {
     this.hashMb = hashMb;
     try {
+      checkHashFits(hashMb);
       this.driver = new Driver(hashMb);
     } catch (e) {
       this.send({ type: 'note', text: `error: could not allocate ${hashMb} MB of hash (${errorText(e)}); using 1 MB` });
       this.hashMb = 1;
       this.driver = new Driver(1);
     }
-    this.pool = new ThreadPool(startSearchWorker, (text) => this.send({ type: 'note', text }));
-    if (network !== undefined) this.pool.setNetwork(network);
+    this.pool = new ThreadPool(startHelperWorker, (text) => this.send({ type: 'note', text }));
     this.setThreads(threads);
   }
 
@@ -178,7 +179,7 @@ class SearchWorker {
           break;
         case 'network':
           this.guard('changing the evaluation', () => applyNetworkChoice(message.choice));
-          this.pool.setNetwork(message.choice);
+          this.guard('changing the evaluation of the helpers', () => this.pool.networkChanged());
           this.send({ type: 'ack', seq: message.seq });
           break;
         case 'params':
@@ -231,7 +232,6 @@ class SearchWorker {
         if (tell) for (const line of note.split('\n')) this.send({ type: 'note', text: line });
       }
     }
-    this.syzygyUse = settings.use;
     this.driver.searcher.setTablebases(this.tablebases, settings.use);
   }
 
@@ -254,13 +254,18 @@ class SearchWorker {
 
   private resize(mb: number): void {
     if (mb === this.hashMb) return;
-    if (this.guard(`resizing the hash to ${mb} MB`, () => this.driver.setHashSize(mb))) {
-      this.hashMb = mb;
-    } else if (!this.guard(`restoring the hash to ${this.hashMb} MB`, () => this.driver.setHashSize(this.hashMb))) {
-      this.driver = new Driver(1);
-      if (this.syzygyUse !== null) this.driver.searcher.setTablebases(this.tablebases, this.syzygyUse);
-      this.hashMb = 1;
+    // A table that cannot be had (the memory is not there) leaves the one in
+    // use as it was, entries and all (TranspositionTable.resize).
+    if (
+      !this.guard(`resizing the hash to ${mb} MB`, () => {
+        checkHashFits(mb);
+        this.driver.setHashSize(mb);
+      })
+    ) {
+      this.send({ type: 'note', text: `Hash: keeping the table of ${this.hashMb} MB and its entries` });
+      return;
     }
+    this.hashMb = mb;
     // New helpers, so that none keeps the old table alive.
     if (this.pool.helpers > 0) this.setThreads(this.pool.helpers + 1);
   }
@@ -411,6 +416,16 @@ class SearchWorker {
     }
     this.send({ type: 'done', id, bestMove: null, ponderMove: null, lines: summary });
   }
+}
+
+/**
+ * Throws when a table of `mb` MB is more than the machine's memory: the
+ * system would grant it (a table is allocated in segments, each of which it
+ * grants), and the engine be killed once the search had filled it.
+ */
+function checkHashFits(mb: number): void {
+  const memory = platform.memoryMb;
+  if (memory !== null && mb > memory) throw new Error(`${mb} MB is more than this machine's memory (${memory} MB)`);
 }
 
 /**

@@ -13,41 +13,28 @@
 // of Threads or Hash), and the old ones terminated.
 
 import { type EngineWorker, platform } from '../platform/index.js';
-import { Position } from '../board/position.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
-import { Searcher } from '../search/search.js';
-import { MAX_THREADS, ThreadState, waitUntil, type HelperThreads, type ThreadStateBuffers } from '../search/threads.js';
+import { MAX_THREADS, ThreadState, waitUntil, type HelperThreads } from '../search/threads.js';
 import { HAS_SHARED_MEMORY, sharedMemory } from '../search/shared-memory.js';
-import { TranspositionTable } from '../search/tt.js';
-import { type SearchParameterValues, setSearchParameters } from '../search/tuning.js';
-import { type NetworkChoice, type PositionSpec, type SearchWorkerData, applyNetworkChoice, loadPosition } from './messages.js';
+import type { TranspositionTable } from '../search/tt.js';
+import type { SearchParameterValues } from '../search/tuning.js';
+import { type ThreadEvaluation, evaluationForThreads } from '../eval/index.js';
+import type { FromHelper, ToHelper } from './helper.js';
+import type { PositionSpec, SearchWorkerData } from './messages.js';
 import { errorText } from '../util/errors.js';
 
 /** How long new helpers may take to boot: this, plus BOOT_EACH_MS per helper. */
 const BOOT_LIMIT_MS = 10000;
 const BOOT_EACH_MS = 250;
-
-/** Pool -> helper. */
-type ToHelper =
-  | {
-      type: 'go';
-      state: ThreadStateBuffers;
-      table: SharedArrayBuffer;
-      /** The age of the table's entries in this search (set by the main searcher). */
-      generation: number;
-      position: PositionSpec;
-      params: GoParams;
-      options: SearchOptions;
-    }
-  /** ucinewgame: forget the history and killer statistics. */
-  | { type: 'clear' }
-  /** UseNNUE or EvalFile changed. */
-  | { type: 'network'; choice: NetworkChoice }
-  /** Search parameters changed (a tuning build). */
-  | { type: 'params'; values: SearchParameterValues };
-
-/** Helper -> pool: something to report (printed as an info string by the search worker). */
-type FromHelper = { type: 'note'; text: string };
+/**
+ * Helpers that boot at the same time, per core. Starting them all at once is
+ * no faster (they share the cores), and a process cannot end before the
+ * threads it is starting have started: with a few at a time, `quit` while
+ * dozens boot ends the process at once.
+ */
+const BOOTING_PER_CORE = 2;
+/** The niceness of helpers when there are more threads than cores (see SearchWorkerData.helper.nice). */
+const OVERSUBSCRIBED_NICE = 19;
 
 export class ThreadPool {
   private workers: EngineWorker[] = [];
@@ -55,8 +42,6 @@ export class ThreadPool {
   private booted = new Int32Array(sharedMemory(4));
   /** A helper ended without being asked to: replace them all before the next search. */
   private broken = false;
-  /** The evaluation the helpers use (new helpers too); undefined: the engine's default. */
-  private network: NetworkChoice | undefined;
   /** The search parameters set (a tuning build; new helpers too); undefined: params.ts's. */
   private params: SearchParameterValues | undefined;
 
@@ -82,32 +67,40 @@ export class ThreadPool {
       this.note('Threads: this host has no shared memory (a page that is not cross-origin isolated); searching with 1 thread');
       return;
     }
+    // A browser starts a worker's nested workers only once it returns to its
+    // event loop: there they all start now, and join the searches as they come up.
+    const wait = platform.canWaitForWorkers;
+    const limit = BOOT_LIMIT_MS + BOOT_EACH_MS * count;
+    const deadline = performance.now() + limit;
+    const atOnce = wait ? Math.max(2, BOOTING_PER_CORE * platform.cores) : count;
+    const nice = count + 1 > platform.cores ? OVERSUBSCRIBED_NICE : 0;
     try {
-      for (let index = 1; index <= count; index++) this.workers.push(this.startHelper(index));
+      // The helpers evaluate as this thread does, sharing its network's weights.
+      const evaluation = evaluationForThreads(count);
+      for (let index = 1; index <= count; index++) {
+        if (index > atOnce && !waitUntil(this.booted, 0, (n) => n > index - 1 - atOnce, deadline - performance.now())) break;
+        this.workers.push(this.startHelper(index, evaluation, nice));
+      }
     } catch (e) {
       this.note(`error: could not start ${count} helper threads (${errorText(e)}); searching with 1 thread`);
       this.terminate();
       return;
     }
-    // A browser starts a worker's nested workers only once it returns to its
-    // event loop: there the helpers join the searches as they come up.
-    if (!platform.canWaitForWorkers) return;
-    const limit = BOOT_LIMIT_MS + BOOT_EACH_MS * count;
-    if (!waitUntil(this.booted, 0, (n) => n >= count, limit)) {
+    if (!wait) return;
+    if (this.workers.length < count || !waitUntil(this.booted, 0, (n) => n >= count, deadline - performance.now())) {
       this.note(`error: the helper threads did not start within ${limit} ms; searching with 1 thread`);
       this.terminate();
     }
   }
 
-  private startHelper(index: number): EngineWorker {
+  private startHelper(index: number, evaluation: ThreadEvaluation, nice: number): EngineWorker {
     const booted = this.booted.buffer as SharedArrayBuffer;
     const worker = this.spawn({
       kestrelRole: 'search-worker',
       hashMb: 0,
       threads: 1,
       bootSeq: 0,
-      helper: { index, booted },
-      network: this.network,
+      helper: { index, booted, evaluation, nice },
       params: this.params,
     });
     worker.on('message', (m: FromHelper) => {
@@ -136,10 +129,9 @@ export class ThreadPool {
     this.post({ type: 'clear' });
   }
 
-  /** The helpers evaluate as `choice` says from now on. */
-  setNetwork(choice: NetworkChoice): void {
-    this.network = choice;
-    this.post({ type: 'network', choice });
+  /** This thread's evaluation has changed (UseNNUE, EvalFile): the helpers evaluate as it does from now on. */
+  networkChanged(): void {
+    if (this.workers.length > 0) this.post({ type: 'network', evaluation: evaluationForThreads(this.workers.length) });
   }
 
   /** The helpers search with these parameters from their next search on. */
@@ -172,7 +164,7 @@ export class ThreadPool {
         this.post({
           type: 'go',
           state: state.buffers,
-          table: table.buffer,
+          table: table.memory,
           generation: table.generation,
           position,
           // Helpers have no limits of their own: they search until the main searcher stops them.
@@ -183,45 +175,4 @@ export class ThreadPool {
       finish: (): void => state.stop(),
     };
   }
-}
-
-/** The body of a helper thread (workerData.helper is set): serves jobs until terminated. */
-export function runSearchHelper(data: SearchWorkerData): void {
-  const port = platform.parentPort();
-  if (data.helper === undefined || port === null) return;
-  const { index } = data.helper;
-  if (data.network !== undefined) applyNetworkChoice(data.network);
-  if (data.params !== undefined) setSearchParameters(data.params);
-  const pos = new Position();
-  let searcher: Searcher | null = null;
-  const noOutput = (): void => {};
-  port.on('message', (m: ToHelper) => {
-    if (m.type === 'clear') {
-      searcher?.clearLearned();
-      return;
-    }
-    if (m.type === 'network') {
-      applyNetworkChoice(m.choice);
-      return;
-    }
-    if (m.type === 'params') {
-      setSearchParameters(m.values);
-      return;
-    }
-    const state = new ThreadState(m.state);
-    // A search that has already been stopped (a helper late to start) is not begun.
-    if (state.control.stopped) return;
-    try {
-      if (searcher === null) searcher = new Searcher(new TranspositionTable(m.table));
-      else searcher.tt.attach(m.table);
-      searcher.tt.generation = m.generation;
-      loadPosition(pos, m.position);
-      searcher.go(pos, m.params, m.options, state.control, noOutput, { kind: 'helper', index, state });
-    } catch (e) {
-      port.postMessage({ type: 'note', text: `error: helper thread ${index}: ${errorText(e)}` } satisfies FromHelper);
-    }
-  });
-  const booted = new Int32Array(data.helper.booted);
-  Atomics.add(booted, 0, 1);
-  Atomics.notify(booted, 0);
 }

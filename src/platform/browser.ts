@@ -187,8 +187,10 @@ export const platform: Platform = {
           },
         }
       : null,
+  cores: typeof navigator === 'object' && navigator.hardwareConcurrency > 0 ? navigator.hardwareConcurrency : 1,
   canWaitForWorkers: false,
   maxHashMb: MAX_HASH_MB,
+  memoryMb: null,
   soon: (fn) => {
     setTimeout(fn, 0);
   },

@@ -11,17 +11,24 @@
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { availableParallelism, totalmem } from 'node:os';
 import { delimiter } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
+import { Script } from 'node:vm';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { THREAD_TABLES_GLOBAL, threadTables } from '../util/thread-tables.js';
 import type { EngineWorker, ParentPort, Platform, RandomAccessFile, UciStream } from './types.js';
 
 /** BookFile's value (and the name in messages) for a book built into the program. */
 const BUILT_IN = '<built-in>';
 const SHIPPED_BOOK_NAME = 'kestrel.bin';
-/** The UCI option's range: a process can hold this much. */
-const MAX_HASH_MB = 4096;
+/**
+ * The UCI option's range: the transposition table's largest (128 GiB,
+ * src/search/tt.ts), in segments of 4 GiB. Whether the memory is there is
+ * found when it is asked for: a resize that cannot get it keeps the table.
+ */
+const MAX_HASH_MB = 131072;
 
 /** What the single executable carries instead of files. */
 interface Embedded {
@@ -45,23 +52,70 @@ export function workerRole(): string | null {
   return data !== null && typeof data === 'object' && typeof data.kestrelRole === 'string' ? data.kestrelRole : null;
 }
 
-/** Starts a worker running moduleUrl (pass import.meta.url) with data as its workerData. */
-export function startWorker<T extends { kestrelRole: string }>(moduleUrl: string, data: T): Worker {
+/**
+ * The first statement of a worker: hands the thread tables it was started
+ * with (workerData) to the engine's modules before any of them loads
+ * (src/util/thread-tables.ts).
+ */
+const TABLES_PROLOGUE = `globalThis[${JSON.stringify(THREAD_TABLES_GLOBAL)}] = require('node:worker_threads').workerData[${JSON.stringify(THREAD_TABLES_GLOBAL)}];`;
+
+/** Source code to run in a worker: source with TABLES_PROLOGUE first (after a `#!` line, which must stay first). */
+function withPrologue(source: string): string {
+  if (!source.startsWith('#!')) return `${TABLES_PROLOGUE}\n${source}`;
+  const end = source.indexOf('\n') + 1;
+  return `${source.slice(0, end)}${TABLES_PROLOGUE}\n${source.slice(end)}`;
+}
+
+/** Where a worker started from a source finds it and its code cache in workerData. */
+const SOURCE_KEY = 'kestrelSource';
+const CODE_CACHE_KEY = 'kestrelCodeCache';
+
+/**
+ * A worker's first code when it runs a source of its own: the source
+ * compiled with the code cache made from it once per process (its helpers
+ * start by the dozen), then run as a script (CommonJS: `require` is global
+ * in a worker's eval code).
+ */
+const SOURCE_BOOT = `${TABLES_PROLOGUE}
+const { workerData: kestrelData } = require('node:worker_threads');
+new (require('node:vm').Script)(kestrelData.${SOURCE_KEY}, { filename: 'kestrel-helper.js', cachedData: kestrelData.${CODE_CACHE_KEY} }).runInThisContext();`;
+
+/** The code cache of each source started so far (its text compiled once, here). */
+const codeCaches = new Map<string, Uint8Array>();
+
+function codeCacheOf(source: string): Uint8Array {
+  let cache = codeCaches.get(source);
+  if (cache === undefined) {
+    cache = new Script(source, { filename: 'kestrel-helper.js' }).createCachedData();
+    codeCaches.set(source, cache);
+  }
+  return cache;
+}
+
+/** Starts a worker running moduleUrl (pass import.meta.url), or the script `source`, with data as its workerData. */
+export function startWorker<T extends { kestrelRole: string }>(moduleUrl: string, data: T, source?: string): Worker {
   // A worker inherits the process's Node.js options, but not every one applies to a worker (`node --input-type=module -e`).
   const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
-  if (embedded !== null) return new Worker(embedded.workerSource(), { eval: true, workerData: data, execArgv });
+  const options = { eval: true, workerData: { ...data, [THREAD_TABLES_GLOBAL]: threadTables() }, execArgv };
+  if (source !== undefined) {
+    const workerData = { ...options.workerData, [SOURCE_KEY]: source, [CODE_CACHE_KEY]: codeCacheOf(source) };
+    return new Worker(SOURCE_BOOT, { ...options, workerData });
+  }
+  if (embedded !== null) return new Worker(withPrologue(embedded.workerSource()), options);
   if (moduleUrl.endsWith('.ts')) {
     // Development under tsx: on Node.js 20 a worker does not inherit tsx's
     // module hooks, so the worker registers them before importing the module.
     try {
       const api = import.meta.resolve('tsx/esm/api');
-      const boot = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(moduleUrl)}); })`;
-      return new Worker(boot, { eval: true, workerData: data, execArgv });
+      return new Worker(
+        withPrologue(`import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(moduleUrl)}); })`),
+        options,
+      );
     } catch {
       // tsx is not installed: try the plain way below.
     }
   }
-  return new Worker(new URL(moduleUrl), { workerData: data, execArgv });
+  return new Worker(withPrologue(`import(${JSON.stringify(new URL(moduleUrl).href)});`), options);
 }
 
 /**
@@ -140,12 +194,14 @@ export const platform: Platform = {
   get name() {
     return embedded !== null ? 'sea' : 'node';
   },
-  startWorker: (moduleUrl, data) => startWorker(moduleUrl, data) as unknown as EngineWorker,
+  startWorker: (moduleUrl, data, source) => startWorker(moduleUrl, data, source) as unknown as EngineWorker,
   workerRole,
   workerData: () => (isMainThread ? undefined : workerData),
   parentPort: () => parentPort as unknown as ParentPort | null,
+  cores: availableParallelism(),
   canWaitForWorkers: true,
   maxHashMb: MAX_HASH_MB,
+  memoryMb: Math.floor(totalmem() / (1024 * 1024)),
   soon: (fn) => {
     setImmediate(fn);
   },

@@ -59,19 +59,28 @@ export interface Platform {
    * (the worker reads data with workerData()). moduleUrl is the caller's
    * import.meta.url: under tsx the worker runs that module; elsewhere the
    * host knows the engine's code (the bundle, the embedded source, the
-   * worker script).
+   * worker script). source: code of its own for the worker to run instead
+   * (Node.js: the helper threads' bundle); a browser ignores it.
    */
-  startWorker(moduleUrl: string, data: { kestrelRole: string }): EngineWorker;
+  startWorker(moduleUrl: string, data: { kestrelRole: string }, source?: string): EngineWorker;
   /** The role this thread was started in, or null on the main thread. */
   workerRole(): string | null;
   /** The data this worker was started with (undefined on the main thread). */
   workerData(): unknown;
   /** The port to the parent, or null on the main thread. */
   parentPort(): ParentPort | null;
+  /** The cores the engine's threads can run on at once. */
+  readonly cores: number;
   /** Whether a worker may block (Atomics.wait) until the workers it starts are up. */
   readonly canWaitForWorkers: boolean;
   /** Largest transposition table in MB (a browser tab holds less than a process). */
   readonly maxHashMb: number;
+  /**
+   * The machine's memory in MB (null where unknown): a larger table is
+   * refused, since the system would promise it (a table is allocated in
+   * pieces) and the engine be killed once the search filled it.
+   */
+  readonly memoryMb: number | null;
   /** Runs fn soon, after pending messages. */
   soon(fn: () => void): void;
   /** Opens a file for positioned reads; throws an Error with a `code` (ENOENT, ...) like Node's. */

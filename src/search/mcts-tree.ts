@@ -1,5 +1,6 @@
 // The tree of the Monte Carlo tree search (mcts.ts), in one block of memory
-// of Hash megabytes, allocated once. Nothing is allocated per playout.
+// of Hash megabytes (at most MAX_TREE_MB), allocated once. Nothing is
+// allocated per playout.
 //
 // As in Leela Chess Zero, a position's moves and a position's statistics are
 // stored apart:
@@ -73,6 +74,9 @@ const N_SCRATCH = 6;
 export const NODE_WORDS = 7;
 /** Bytes per node. */
 export const NODE_BYTES = NODE_WORDS * 4;
+/** The largest tree in MiB (a larger Hash still gives this): its word indices are int32, and a 16-bit view of it must hold at most 2^32 elements. */
+const MAX_TREE_MB = 4096;
+
 /** Bytes per edge (a 16-bit move and a float prior), not counting the block's 8-byte header. */
 export const EDGE_BYTES = 6;
 
@@ -95,9 +99,9 @@ export class MctsTree {
   /** Edge blocks in use: words [edgeLow, words), at the top of the pool. */
   edgeLow = 0;
 
-  /** A pool of `megabytes` MiB (at least 1). */
+  /** A pool of `megabytes` MiB (at least 1, at most MAX_TREE_MB). */
   constructor(megabytes: number) {
-    const words = Math.floor((Math.max(1, megabytes) * 1024 * 1024) / 4);
+    const words = Math.floor((Math.min(MAX_TREE_MB, Math.max(1, megabytes)) * 1024 * 1024) / 4);
     const buffer = new ArrayBuffer(words * 4);
     this.words = words;
     this.i32 = new Int32Array(buffer);

@@ -1,8 +1,13 @@
-// Transposition table: one Int32Array over a SharedArrayBuffer, in buckets
-// of five entries. A bucket is 16 words (five entries and one unused word):
-// 64 bytes, one cache line, so a probe costs at most one miss. With
-// Threads > 1 every searcher has its own TranspositionTable object over the
-// same buffer (see attach()).
+// Transposition table: Int32Arrays over SharedArrayBuffers, in buckets of
+// five entries. A bucket is 16 words (five entries and one unused word): 64
+// bytes, one cache line, so a probe costs at most one miss. With Threads > 1
+// every searcher has its own TranspositionTable object over the same buffers
+// (see attach()).
+//
+// A table is one buffer up to 4 GiB, and segments of 4 GiB beyond (an
+// Int32Array holds at most 2^32 elements, and word indices stay int32): the
+// bucket index picks the segment by its high bits. A table of one segment
+// indexes exactly as one of several does, so small tables pay nothing for it.
 //
 // An entry is three int32 words:
 //   0: check = keyHi ^ word1 ^ word2
@@ -10,10 +15,15 @@
 //   2: score (16 bits, signed) | static eval (16 bits, signed; the search's NO_EVAL when it has none, as in check) << 16
 // The bucket is chosen by keyLo, and keyHi verifies the entry.
 //
-// After the buckets, one byte per page of 64 buckets (4 KiB) marks the
+// Beside each segment, one byte per page of 64 buckets (4 KiB) marks the
 // pages written since the last clear, and clear() zeroes only those. Memory
 // the search never wrote to is never touched, so the system never has to
-// page it in: clearing a fresh 4 GB table took seconds, now it is free.
+// page it in: clearing a fresh 4 GB table took seconds, now it is free. A
+// segment is WebAssembly memory where the host gives it (its pages are the
+// system's pages: a buffer from the allocator starts a few bytes into one,
+// so that zeroing a page of buckets also touched the next system page,
+// which the clear then paged in, up to doubling the table's memory), else a
+// SharedArrayBuffer.
 //
 // Lock-free sharing (the XOR trick): threads read and write entries without
 // locks, word by word (aligned int32 accesses never tear, but two writers, or
@@ -25,7 +35,7 @@
 // prunes.
 
 import { TT_AGE_WEIGHT, TT_KEEP_DEPTH_MARGIN } from './params.js';
-import { sharedMemory } from './shared-memory.js';
+import { HAS_SHARED_MEMORY, sharedMemory } from './shared-memory.js';
 
 /** The table's size when nobody asks for another (the Hash option's default, the library's, play's). */
 export const DEFAULT_HASH_MB = 16;
@@ -44,12 +54,22 @@ const DEPTH_BIAS = 8; // quiescence stores negative depths
 /** log2 of the buckets per page of the written-pages map (64 buckets of 64 bytes: 4 KiB, a memory page). */
 const PAGE_SHIFT = 6;
 const AGE_CYCLE = 64;
+/** log2 of the buckets of a full segment: 2^26 buckets of 64 bytes, 4 GiB. */
+const SEGMENT_SHIFT = 26;
+/** The most buckets a table may have: bucket indices are int32. */
+const MAX_BUCKETS = 2 ** 31;
+/** The largest table in MiB (128 GiB): 2^31 buckets. */
+export const MAX_HASH_MB = (MAX_BUCKETS * BUCKET_WORDS * 4) / (1024 * 1024);
 
 export class TranspositionTable {
-  private table: Int32Array;
+  /** The buckets, segment by segment: segment k holds buckets k << segmentShift and up (the last may be shorter). */
+  private segments: Int32Array[];
   private buckets: number;
-  /** One byte per page of buckets: 1 when written since the last clear. */
-  private written: Uint8Array;
+  /** log2 of the buckets of a full segment, and that many less 1 (a bucket's index in its segment). */
+  private segmentShift = SEGMENT_SHIFT;
+  private segmentMask = (1 << SEGMENT_SHIFT) - 1;
+  /** Per segment, one byte per page of buckets: 1 when written since the last clear. */
+  private written: Uint8Array[];
   private age = 0;
   /** The last word touch() read (kept so that the read is not dropped as dead code). */
   touched = 0;
@@ -61,36 +81,56 @@ export class TranspositionTable {
   score = 0;
   eval = 0;
 
-  /** A new table of `megabytes` MiB, or a view of another table's buffer (see `buffer`). */
-  constructor(megabytesOrBuffer: number | SharedArrayBuffer) {
-    this.table = new Int32Array(0);
-    this.written = new Uint8Array(0);
+  /**
+   * A new table of `megabytes` MiB, or a view of another table's memory (see
+   * `memory`). segmentShift: log2 of the buckets of a segment (tests make
+   * small segments; the engine's are 4 GiB).
+   */
+  constructor(megabytesOrMemory: number | TableMemory, segmentShift = SEGMENT_SHIFT) {
+    this.segments = [];
+    this.written = [];
     this.buckets = 0;
-    if (typeof megabytesOrBuffer === 'number') this.resize(megabytesOrBuffer);
-    else this.attach(megabytesOrBuffer);
+    if (typeof megabytesOrMemory === 'number') this.resize(megabytesOrMemory, segmentShift);
+    else this.attach(megabytesOrMemory);
   }
 
-  /** Reallocates the table (clearing it) with at most `megabytes` MiB. */
-  resize(megabytes: number): void {
+  /**
+   * Reallocates the table (clearing it) with at most `megabytes` MiB. When
+   * the memory cannot be had, throws and leaves the table as it was,
+   * entries and all.
+   */
+  resize(megabytes: number, segmentShift = SEGMENT_SHIFT): void {
+    segmentShift = Math.min(segmentShift, SEGMENT_SHIFT);
     const bytes = Math.max(1, megabytes) * 1024 * 1024;
-    const buckets = Math.max(1, Math.floor(bytes / (BUCKET_WORDS * 4)));
-    this.attach(sharedMemory(buckets * BUCKET_WORDS * 4 + pagesOf(buckets)));
+    const buckets = Math.min(MAX_BUCKETS, Math.max(1, Math.floor(bytes / (BUCKET_WORDS * 4))));
+    const memory: TableMemory = { buckets: [], written: [] };
+    for (let first = 0; first < buckets; first += 2 ** segmentShift) {
+      const n = Math.min(2 ** segmentShift, buckets - first);
+      memory.buckets.push(pageAlignedMemory(n * BUCKET_WORDS * 4));
+      memory.written.push(sharedMemory(pagesOf(n)));
+    }
+    this.attach(memory);
   }
 
   /** The memory of the table, to be shared with other threads. */
-  get buffer(): SharedArrayBuffer {
-    return this.table.buffer as SharedArrayBuffer;
+  get memory(): TableMemory {
+    return {
+      buckets: this.segments.map((s) => s.buffer as SharedArrayBuffer),
+      written: this.written.map((w) => w.buffer as SharedArrayBuffer),
+    };
   }
 
-  /** Uses `buffer` (another table's, see `buffer`) as this table's memory, without clearing it. */
-  attach(buffer: SharedArrayBuffer): void {
-    if (this.table.buffer === buffer) return;
-    // The largest bucket count whose buckets and page map fit the buffer.
-    let buckets = Math.max(1, Math.floor(buffer.byteLength / (BUCKET_WORDS * 4)));
-    while (buckets > 1 && buckets * BUCKET_WORDS * 4 + pagesOf(buckets) > buffer.byteLength) buckets--;
-    this.buckets = buckets;
-    this.table = new Int32Array(buffer, 0, buckets * BUCKET_WORDS);
-    this.written = new Uint8Array(buffer, buckets * BUCKET_WORDS * 4, pagesOf(buckets));
+  /** Uses `memory` (another table's, see `memory`) as this table's, without clearing it. */
+  attach(memory: TableMemory): void {
+    const { buckets, written } = memory;
+    if (buckets.length === this.segments.length && buckets.every((b, k) => this.segments[k].buffer === b)) return;
+    const counts = buckets.map((b) => Math.floor(b.byteLength / (BUCKET_WORDS * 4)));
+    // Every segment but the last is full: its bucket count, a power of 2, gives the segments' size.
+    this.segmentShift = buckets.length > 1 ? Math.round(Math.log2(counts[0])) : SEGMENT_SHIFT;
+    this.segmentMask = (2 ** this.segmentShift - 1) | 0;
+    this.buckets = counts.reduce((a, b) => a + b, 0);
+    this.segments = buckets.map((b, k) => new Int32Array(b, 0, counts[k] * BUCKET_WORDS));
+    this.written = written.map((w, k) => new Uint8Array(w, 0, pagesOf(counts[k])));
   }
 
   /** The age stamped on the entries of the current search. */
@@ -106,10 +146,12 @@ export class TranspositionTable {
   /** Empties the table: zeroes the pages written since the last clear. */
   clear(): void {
     const pageWords = BUCKET_WORDS << PAGE_SHIFT;
-    const written = this.written;
-    for (let p = written.indexOf(1); p >= 0; p = written.indexOf(1, p + 1)) {
-      this.table.fill(0, p * pageWords, (p + 1) * pageWords);
-      written[p] = 0;
+    for (let k = 0; k < this.segments.length; k++) {
+      const written = this.written[k];
+      for (let p = written.indexOf(1); p >= 0; p = written.indexOf(1, p + 1)) {
+        this.segments[k].fill(0, p * pageWords, (p + 1) * pageWords);
+        written[p] = 0;
+      }
     }
     this.age = 0;
   }
@@ -119,8 +161,9 @@ export class TranspositionTable {
     this.age = (this.age + 1) % AGE_CYCLE;
   }
 
+  /** The bucket of a key: an index below this.buckets (segment bucketOf >>> segmentShift). */
   private bucketOf(keyLo: number): number {
-    return Math.floor(((keyLo >>> 0) * this.buckets) / 4294967296) * BUCKET_WORDS;
+    return Math.floor(((keyLo >>> 0) * this.buckets) / 4294967296);
   }
 
   /**
@@ -130,13 +173,15 @@ export class TranspositionTable {
    * prefetch by hand; the word read is kept only so that it is not dropped.
    */
   touch(keyLo: number): void {
-    this.touched = this.table[this.bucketOf(keyLo)];
+    const b = this.bucketOf(keyLo);
+    this.touched = this.segments[b >>> this.segmentShift][(b & this.segmentMask) << 4];
   }
 
   /** Looks the key up; on a hit fills move/depth/bound/score/eval and returns true. */
   probe(keyLo: number, keyHi: number): boolean {
-    const t = this.table;
-    const base = this.bucketOf(keyLo);
+    const b = this.bucketOf(keyLo);
+    const t = this.segments[b >>> this.segmentShift];
+    const base = (b & this.segmentMask) << 4;
     for (let i = 0; i < ENTRIES_WORDS; i += ENTRY_WORDS) {
       const w1 = t[base + i + 1];
       const w2 = t[base + i + 2];
@@ -158,8 +203,10 @@ export class TranspositionTable {
    * much shallower.
    */
   store(keyLo: number, keyHi: number, move: number, depth: number, bound: number, score: number, staticEval: number): void {
-    const t = this.table;
-    const base = this.bucketOf(keyLo);
+    const b = this.bucketOf(keyLo);
+    const segment = b >>> this.segmentShift;
+    const t = this.segments[segment];
+    const base = (b & this.segmentMask) << 4;
     let slot = base;
     let worst = 1 << 30;
     for (let i = 0; i < ENTRIES_WORDS; i += ENTRY_WORDS) {
@@ -184,7 +231,7 @@ export class TranspositionTable {
         slot = e;
       }
     }
-    this.written[base >>> (PAGE_SHIFT + 4)] = 1;
+    this.written[segment][base >>> (PAGE_SHIFT + 4)] = 1;
     const d = Math.max(0, Math.min(255, depth + DEPTH_BIAS));
     const w1 = (move & 0xffff) | (d << 16) | (bound << 24) | (this.age << 26);
     const w2 = (score & 0xffff) | (staticEval << 16);
@@ -195,8 +242,8 @@ export class TranspositionTable {
 
   /** Permille of the first thousand buckets' entries written in the current search. */
   hashfull(): number {
-    const t = this.table;
-    const n = Math.min(1000, this.buckets);
+    const t = this.segments[0];
+    const n = Math.min(1000, t.length / BUCKET_WORDS);
     let used = 0;
     for (let b = 0; b < n; b++) {
       for (let i = 0; i < ENTRIES_WORDS; i += ENTRY_WORDS) {
@@ -208,7 +255,33 @@ export class TranspositionTable {
   }
 }
 
-/** Bytes of the written-pages map of a table of `buckets` buckets: one per page, rounded up to a multiple of 8. */
+/** The memory of a table, segment by segment: the buckets, and the map of their pages written since the last clear. */
+export interface TableMemory {
+  buckets: SharedArrayBuffer[];
+  written: SharedArrayBuffer[];
+}
+
+/** Bytes of the written-pages map of a segment of `buckets` buckets: one per page, rounded up to a multiple of 8. */
 function pagesOf(buckets: number): number {
   return Math.ceil(buckets / (8 << PAGE_SHIFT)) * 8;
+}
+
+/** WebAssembly's pages: 64 KiB. */
+const WASM_PAGE = 65536;
+
+/**
+ * `bytes` of zeroed memory shared between threads, starting at a page of
+ * the system: WebAssembly memory where the host gives it (at most 4 GiB, in
+ * pages of 64 KiB), else a SharedArrayBuffer. Throws when neither can be had.
+ */
+function pageAlignedMemory(bytes: number): SharedArrayBuffer {
+  if (bytes % WASM_PAGE === 0 && bytes <= 2 ** 32 && HAS_SHARED_MEMORY) {
+    const pages = bytes / WASM_PAGE;
+    try {
+      return new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true }).buffer as unknown as SharedArrayBuffer;
+    } catch {
+      // No WebAssembly memory of that size here (address space limited, say): the allocator's.
+    }
+  }
+  return sharedMemory(bytes);
 }

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { type Worker, parentPort, workerData } from 'node:worker_threads';
-import { type NetworkChoice, USE_NNUE_DEFAULT, applyNetworkChoice, embeddedNetwork } from '../eval/index.js';
+import { EMBEDDED_NETWORK, type NetworkChoice, USE_NNUE_DEFAULT, applyNetworkChoice } from '../eval/index.js';
 import { startWorker, workerRole } from '../platform/node.js';
 import { Searcher } from '../search/search.js';
 import { buildCommit } from '../util/build.js';
@@ -37,19 +37,19 @@ export interface SelfPlayRun {
   positions?: number;
   hours?: number;
   settings: SelfPlaySettings;
-  /** The evaluation the games are played with; absent: the engine's default. */
-  network?: NetworkChoice;
+  /** The evaluation the games are played with (file: the network file's bytes, which name it in the store); absent: the engine's default. */
+  network?: NetworkChoice & { file?: Uint8Array };
   /** A data store to resume from and to write chunks to, every chunkMinutes and at the end. */
   store?: string;
   chunkMinutes?: number;
 }
 
 /** The network's name as the data store records it: 'hce' for the hand-crafted evaluation. */
-function networkLabel(choice: NetworkChoice | undefined): string {
+function networkLabel(choice: (NetworkChoice & { file?: Uint8Array }) | undefined): string {
   const use = choice?.use ?? USE_NNUE_DEFAULT;
   if (!use) return 'hce';
-  if (choice?.bytes) return `kestrel-${createHash('sha256').update(choice.bytes).digest('hex').slice(0, 12)}`;
-  return embeddedNetwork().name.replace(/\.nnue$/, '');
+  if (choice?.file) return `kestrel-${createHash('sha256').update(choice.file).digest('hex').slice(0, 12)}`;
+  return EMBEDDED_NETWORK.replace(/\.nnue$/, '');
 }
 
 /**
@@ -212,7 +212,8 @@ export function runSelfPlay(
         kestrelRole: ROLE,
         seed: run.seed,
         settings: run.settings,
-        network: run.network,
+        // The network itself (its weights shared with the workers), without the file.
+        network: run.network === undefined ? undefined : { use: run.network.use, net: run.network.net },
       } satisfies WorkerInput);
       workers.push(worker);
       worker.on('error', (e) => finish(e));

@@ -26,7 +26,7 @@
 import { moveToUci, NO_MOVE_UCI, parseUciMove } from '../board/notation.js';
 import { WHITE } from '../board/types.js';
 import { Position, START_FEN } from '../board/position.js';
-import { NetworkError, USE_NNUE_DEFAULT, decodeNetwork, embeddedNetwork, explain } from '../eval/index.js';
+import { EMBEDDED_NETWORK, NetworkError, USE_NNUE_DEFAULT, decodeNetwork, explain } from '../eval/index.js';
 import { shapeText } from '../eval/nnue/network.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
 import { HAS_SHARED_MEMORY } from '../search/shared-memory.js';
@@ -120,8 +120,8 @@ class UciEngine {
   private quitting = false;
   private readonly book = new BookController();
   /** The evaluation the search uses (UseNNUE, EvalFile), and the network's name. */
-  private network: NetworkChoice = { use: USE_NNUE_DEFAULT, bytes: null };
-  private networkName = embeddedNetwork().name;
+  private network: NetworkChoice = { use: USE_NNUE_DEFAULT, net: null };
+  private networkName = EMBEDDED_NETWORK;
 
   constructor(
     private readonly out: Output,
@@ -303,16 +303,15 @@ class UciEngine {
   /** EvalFile: a network file, or the built-in network. A file that cannot be used is reported and the network in use kept. */
   private loadEvalFile(path: string): void {
     if (path === '' || path === BUILT_IN_NETWORK) {
-      this.networkName = embeddedNetwork().name;
-      this.setNetwork({ ...this.network, bytes: null });
+      this.networkName = EMBEDDED_NETWORK;
+      this.setNetwork({ ...this.network, net: null });
       return;
     }
     try {
-      const bytes = platform.readFile(path);
-      const net = decodeNetwork(bytes);
+      const net = decodeNetwork(platform.readFile(path));
       this.networkName = path.split(/[\\/]/).pop() || path;
       this.out.info(`EvalFile: using ${this.networkName} (${shapeText(net)})${this.network.use ? '' : '; UseNNUE is false'}`);
-      this.setNetwork({ ...this.network, bytes });
+      this.setNetwork({ ...this.network, net });
     } catch (e) {
       const reason =
         e instanceof NetworkError ? e.message : (e as NodeJS.ErrnoException).code === 'ENOENT' ? fileProblem(e) : clippedError(e);

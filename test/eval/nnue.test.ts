@@ -227,10 +227,13 @@ describe('the WebAssembly kernel', () => {
   it('in the bundle is kernel.wat assembled (npm run build:wasm after editing the .wat)', async () => {
     const { readFileSync } = await import('node:fs');
     // @ts-expect-error: a plain JavaScript module without types
-    const { assemble } = await import('../../scripts/build-wasm.mjs');
-    const { KERNEL_WASM_BASE64 } = await import('../../src/eval/nnue/kernel-wasm.js');
+    const { assemble, sharedMemoryText } = await import('../../scripts/build-wasm.mjs');
+    const { KERNEL_SHARED_WASM_BASE64, KERNEL_WASM_BASE64 } = await import('../../src/eval/nnue/kernel-wasm.js');
     const text = readFileSync(new URL('../../src/eval/nnue/kernel.wat', import.meta.url), 'utf8');
     const bytes: Buffer = await assemble(text);
     expect(bytes.toString('base64')).toBe(KERNEL_WASM_BASE64);
+    // The search threads' variant: the same code over a memory shared between threads.
+    const shared: Buffer = await assemble(sharedMemoryText(text));
+    expect(shared.toString('base64')).toBe(KERNEL_SHARED_WASM_BASE64);
   });
 });

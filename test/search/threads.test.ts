@@ -42,7 +42,7 @@ describe('Lazy SMP searchers', () => {
   it('a helper searches over the shared table, publishes its iterations and node count, and prints nothing', () => {
     const main = new Searcher(4);
     main.tt.newSearch();
-    const helper = new Searcher(new TranspositionTable(main.tt.buffer));
+    const helper = new Searcher(new TranspositionTable(main.tt.memory));
     helper.tt.generation = main.tt.generation;
     const state = new ThreadState(2);
     const lines: string[] = [];

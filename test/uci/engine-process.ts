@@ -41,10 +41,18 @@ export class EngineProcess {
   private partial = '';
   private listeners: Array<() => void> = [];
 
-  /** `command`: another program and its arguments instead of `node <engine>` (the Windows build under Wine). */
-  constructor(options: { engine?: string; command?: string[]; env?: Record<string, string> } = {}) {
-    const [file, ...args] = options.command ?? [process.execPath, options.engine ?? ENGINE];
-    this.child = spawn(file, args, { stdio: 'pipe', env: { ...process.env, ...options.env } });
+  /**
+   * `command`: another program and its arguments instead of `node <engine>` (the Windows build under Wine).
+   * dataLimitKb: the engine runs with its data segment limited to this (`ulimit -d`, POSIX shells): big allocations fail for real.
+   */
+  constructor(options: { engine?: string; command?: string[]; env?: Record<string, string>; dataLimitKb?: number } = {}) {
+    const env = { ...process.env, ...options.env };
+    const engine = options.engine ?? ENGINE;
+    const [file, ...args] = options.command ?? [process.execPath, engine];
+    this.child =
+      options.dataLimitKb === undefined
+        ? spawn(file, args, { stdio: 'pipe', env })
+        : spawn('/bin/sh', ['-c', `ulimit -d ${options.dataLimitKb} && exec "$0" "$@"`, file, ...args], { stdio: 'pipe', env });
     this.child.stdout.setEncoding('utf8');
     this.child.stdout.on('data', (chunk: string) => {
       this.partial += chunk;

@@ -179,6 +179,9 @@ describe('a misbehaving search', () => {
   it('a failed Hash resize is reported; the engine goes on', async () => {
     const e = await fake('stop');
     e.send('setoption name Hash value 77');
-    expect(await e.sync()).toEqual(['info string error: resizing the hash to 77 MB failed: Array buffer allocation failed']);
+    expect(await e.sync()).toEqual([
+      'info string error: resizing the hash to 77 MB failed: Array buffer allocation failed',
+      'info string Hash: keeping the table of 16 MB and its entries',
+    ]);
   }, 20000);
 });

@@ -119,10 +119,10 @@ describe('options', () => {
 
   it('clamps spins, keeps the old value on garbage', () => {
     const o = new OptionValues();
-    expect(o.set('name Hash value 100000'.split(' ')).value).toBe(4096);
-    expect(o.hash).toBe(4096);
+    expect(o.set('name Hash value 1000000'.split(' ')).value).toBe(131072);
+    expect(o.hash).toBe(131072);
     expect(o.set('name Hash value lots'.split(' ')).name).toBe(null);
-    expect(o.hash).toBe(4096);
+    expect(o.hash).toBe(131072);
     expect(o.set('name MultiPV value -3'.split(' ')).value).toBe(1);
   });
 });

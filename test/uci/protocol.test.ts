@@ -35,7 +35,7 @@ describe('handshake and options', () => {
     expect(lines).toContain('id author The Kestrel developers');
     const options = lines.filter((l) => l.startsWith('option '));
     expect(options).toEqual([
-      'option name Hash type spin default 16 min 1 max 4096',
+      'option name Hash type spin default 16 min 1 max 131072',
       'option name Clear Hash type button',
       'option name Threads type spin default 1 min 1 max 64',
       'option name MultiPV type spin default 1 min 1 max 256',
@@ -96,7 +96,7 @@ describe('handshake and options', () => {
     e.send('setoption');
     const lines = await e.sync();
     expect(lines).toEqual([
-      'info string option Hash: 0 is outside 1..4096; set to 1',
+      'info string option Hash: 0 is outside 1..131072; set to 1',
       'info string option MultiPV: 999 is outside 1..256; set to 256',
       'info string option Threads: 0 is outside 1..64; set to 1',
       "info string option Move Overhead: 'fast' is not an integer; kept 100",

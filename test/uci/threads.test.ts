@@ -114,6 +114,24 @@ describe('Threads', () => {
     expect(BESTMOVE.test(e.lines[e.lines.length - 1])).toBe(true);
   }, 60000);
 
+  it('Threads 8: readyok comes with every helper up, and the search with 8 threads plays a legal move', async () => {
+    const e = await engine();
+    const threads = (): number => (existsSync(`/proc/${e.child.pid}/task`) ? readdirSync(`/proc/${e.child.pid}/task`).length : 0);
+    const before = threads();
+    e.send('setoption name Threads value 8');
+    // Nothing said: no helper failed or was left out.
+    expect(await e.sync(60000)).toEqual([]);
+    if (before > 0) expect(threads()).toBeGreaterThanOrEqual(before + 7);
+    e.send(`position fen ${MIDDLEGAME}`);
+    e.send('go depth 8');
+    const lines = await e.collectUntil(BESTMOVE, 30000);
+    expect(lines.filter((l) => l.startsWith('info string'))).toEqual([]);
+    expect(lines.some((l) => /^info depth 8 .* pv /.test(l))).toBe(true);
+    expectLegalBestmove(lines[lines.length - 1], MIDDLEGAME);
+    e.send('quit');
+    expect(await e.waitExit(5000)).toBe(0);
+  }, 90000);
+
   it.runIf(existsSync('/proc/self/task'))(
     'going back to Threads 1 ends the helper threads (Linux: counts the process threads)',
     async () => {

@@ -24,7 +24,7 @@ import {
   outputBucket,
   outputCentipawns,
 } from './network.js';
-import { WasmKernel, wasmKernelFits } from './wasm.js';
+import { WasmKernel, type WasmShare, newWasmShare, wasmKernelFits } from './wasm.js';
 
 /** Plies of accumulators kept; at least the search's maximum depth. */
 const RING = 256;
@@ -136,15 +136,33 @@ export class NnueEvaluator {
   private readonly rows = new Int32Array(32);
   private readonly changes = new Int32Array(4);
 
+  /**
+   * With `share` (made by shareNetwork for several threads), the WebAssembly
+   * kernel over region `slot` of its memory: the weights are not copied.
+   */
   constructor(
     readonly net: Network,
     choice: KernelChoice = 'auto',
+    share: { wasm: WasmShare; slot: number } | null = null,
   ) {
     this.hidden = net.hidden;
     this.kings = net.kings;
-    const wasm = choice === 'wasm' || (choice === 'auto' && wasmKernelFits(net));
-    this.kernel = wasm ? new WasmKernel(net, RING * 2) : new TsKernel(net, RING * 2);
-    this.kernelName = wasm ? 'wasm' : 'ts';
+    let kernel: Kernel | null = null;
+    if (share !== null || choice === 'wasm') kernel = new WasmKernel(net, RING * 2, share?.wasm ?? null, share?.slot ?? 0);
+    else if (choice === 'auto' && wasmKernelFits(net)) {
+      try {
+        kernel = new WasmKernel(net, RING * 2);
+      } catch {
+        // No WebAssembly memory to be had (a process limited in address space): the TypeScript kernel computes the same.
+      }
+    }
+    this.kernel = kernel ?? new TsKernel(net, RING * 2);
+    this.kernelName = kernel !== null ? 'wasm' : 'ts';
+  }
+
+  /** The weights of this evaluator's network in WebAssembly memory for `threads` threads' evaluators (null: it uses the TypeScript kernel). */
+  shareNetwork(threads: number): WasmShare | null {
+    return this.kernelName === 'wasm' ? newWasmShare(this.net, RING * 2, threads) : null;
   }
 
   /** Forgets every accumulator (after the network's weights change). */

@@ -141,8 +141,26 @@ export function encodeNetwork(net: Network): Uint8Array {
   return out;
 }
 
-/** Reads a network file; throws NetworkError with the reason when it is not one this engine can use. */
-export function decodeNetwork(bytes: Uint8Array): Network {
+/** Whether this host stores numbers little-endian (as network files do). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** A copy of bytes in memory that threads can share (a SharedArrayBuffer where the host has one), at offset 0. */
+function copyToShared(bytes: Uint8Array): Uint8Array {
+  const copy = new Uint8Array(
+    typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(bytes.length) : new ArrayBuffer(bytes.length),
+  );
+  copy.set(bytes);
+  return copy;
+}
+
+/**
+ * Reads a network file; throws NetworkError with the reason when it is not
+ * one this engine can use. The network's weights are in one block of
+ * memory that the threads of a process can share (a SharedArrayBuffer where
+ * the host has one): a copy of the file's, or with `inPlace` (for bytes that
+ * never change, and on a little-endian host) the file's bytes themselves.
+ */
+export function decodeNetwork(bytes: Uint8Array, inPlace = false): Network {
   if (bytes.length < HEADER_BYTES) throw new NetworkError(`too short for a network file (${bytes.length} bytes)`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const u32 = (i: number): number => view.getUint32(4 * i, true);
@@ -174,17 +192,28 @@ export function decodeNetwork(bytes: Uint8Array): Network {
     );
   }
   if (fnv1a(bytes.subarray(HEADER_BYTES)) !== u32(9)) throw new NetworkError('bad checksum (damaged file)');
-  let at = HEADER_BYTES + (kings === null ? 0 : 64);
+  // The weights start at an offset that is a multiple of 16 (header, king map, and each part a multiple of 8 int16s long).
+  const own = inPlace && LITTLE_ENDIAN && bytes.byteOffset % 16 === 0 ? bytes : copyToShared(bytes);
+  let at = own.byteOffset + HEADER_BYTES + (kings === null ? 0 : 64);
   const i16 = (n: number): Int16Array => {
-    const a = new Int16Array(n);
-    for (let i = 0; i < n; i++, at += 2) a[i] = view.getInt16(at, true);
+    const a = new Int16Array(own.buffer, at, n);
+    at += 2 * n;
     return a;
   };
   const w1 = i16(inputs * hidden);
   const b1 = i16(hidden);
   const w2 = i16(buckets * 2 * hidden);
-  const b2 = new Int32Array(buckets);
-  for (let i = 0; i < buckets; i++, at += 4) b2[i] = view.getInt32(at, true);
+  const b2 = new Int32Array(own.buffer, at, buckets);
+  if (!LITTLE_ENDIAN) {
+    // The file is little-endian: swap each number in the copy.
+    const file = new DataView(own.buffer, own.byteOffset, own.byteLength);
+    for (const part of [w1, b1, w2]) {
+      const base = part.byteOffset - own.byteOffset;
+      for (let i = 0; i < part.length; i++) part[i] = file.getInt16(base + 2 * i, true);
+    }
+    const base = b2.byteOffset - own.byteOffset;
+    for (let i = 0; i < buckets; i++) b2[i] = file.getInt32(base + 4 * i, true);
+  }
   return { kings, hidden, buckets, activation, qa, qb, scale, w1, b1, w2, b2 };
 }
 

@@ -1,9 +1,15 @@
 // The network's kernel in WebAssembly with SIMD (kernel.wat): the weights
 // and the accumulator ring live in the module's memory, and the Kernel's
 // acc is a view of it, so the evaluator works the same over either kernel.
+//
+// The threads of a parallel search share one memory (a WasmShare): the
+// weights once, from offset 0, then a region per thread for its accumulator
+// ring and scratch. It is shared between threads (the kernel assembled with
+// a shared memory) where the host allows it. A kernel made without a share
+// gets one of its own, of one region.
 
 import type { Kernel } from './evaluator.js';
-import { KERNEL_WASM_BASE64 } from './kernel-wasm.js';
+import { KERNEL_SHARED_WASM_BASE64, KERNEL_WASM_BASE64 } from './kernel-wasm.js';
 import { ACTIVATION_SCRELU_SQUARE_FIRST, type Network, maxOutputWeight, outputCentipawns } from './network.js';
 
 interface Exports {
@@ -47,6 +53,63 @@ export function wasmKernelFits(net: Network): boolean {
   return true;
 }
 
+/**
+ * A network's weights in WebAssembly memory, with a region for each of
+ * `slots` threads' accumulators. It travels to other threads in a message
+ * without a copy (the memory is shared, and a compiled module can be sent).
+ */
+export interface WasmShare {
+  readonly memory: WebAssembly.Memory;
+  /** The kernel compiled for this memory (shared or not). */
+  readonly module: WebAssembly.Module;
+  readonly slots: number;
+  /** Accumulator slots (H int16 each) of a region. */
+  readonly ringSlots: number;
+}
+
+function align16(n: number): number {
+  return Math.ceil(n / 16) * 16;
+}
+
+/** Bytes from the start of the memory to the first region: the weights (W1, b1, W2), rounded up to 16. */
+function weightBytes(net: Network): number {
+  return align16((net.w1.length + net.b1.length + net.w2.length) * 2);
+}
+
+/** Bytes of a region: the accumulator ring, then the row list refresh() reads (32 int32). */
+function regionBytes(net: Network, ringSlots: number): number {
+  return align16(ringSlots * net.hidden * 2) + 32 * 4;
+}
+
+/**
+ * The network's weights copied once into a new memory with a region for
+ * each of `slots` threads (ringSlots accumulators each): a memory shared
+ * between threads where the host allows it, else one for this thread only.
+ * Throws where WebAssembly SIMD is not available.
+ */
+export function newWasmShare(net: Network, ringSlots: number, slots: number): WasmShare {
+  const pages = Math.ceil((weightBytes(net) + slots * regionBytes(net, ringSlots)) / 65536);
+  let memory: WebAssembly.Memory | null = null;
+  let module = compileWasm(KERNEL_SHARED_WASM_BASE64);
+  if (module !== null) {
+    try {
+      memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
+    } catch {
+      // A host without shared memory (a page that is not cross-origin isolated).
+    }
+  }
+  if (memory === null) {
+    module = kernelModule();
+    memory = new WebAssembly.Memory({ initial: pages });
+  }
+  if (module === null) throw new Error('WebAssembly SIMD is not available');
+  const mem16 = new Int16Array(memory.buffer);
+  mem16.set(net.w1, 0);
+  mem16.set(net.b1, net.w1.length);
+  mem16.set(net.w2, net.w1.length + net.b1.length);
+  return { memory, module, slots, ringSlots };
+}
+
 export class WasmKernel implements Kernel {
   readonly acc: Int16Array;
   private readonly k: Exports;
@@ -61,30 +124,31 @@ export class WasmKernel implements Kernel {
   /** Activation 2: the module's outputSquareFirst instead of output. */
   private readonly squareFirst: boolean;
 
-  /** ringSlots: accumulator slots of H int16 each (the evaluator's ring: 2 per ply). */
+  /**
+   * ringSlots: accumulator slots of H int16 each (the evaluator's ring: 2
+   * per ply). The kernel works in region `slot` of `share` (the network's
+   * weights in memory that other threads use too), or without a share in a
+   * memory of its own.
+   */
   constructor(
     private readonly net: Network,
     ringSlots: number,
+    share: WasmShare | null = null,
+    slot = 0,
   ) {
-    const module = kernelModule();
-    if (module === null) throw new Error('WebAssembly SIMD is not available');
+    const s = share ?? newWasmShare(net, ringSlots, 1);
+    if (s.ringSlots !== ringSlots || !(slot >= 0 && slot < s.slots)) throw new Error(`no region ${slot} of ${s.slots} in this share`);
     const h = net.hidden;
     this.h = h;
     this.squareFirst = net.activation === ACTIVATION_SCRELU_SQUARE_FIRST;
     this.b1 = net.w1.length;
     this.w2 = this.b1 + h;
-    this.accBase = this.w2 + net.w2.length;
-    const accEnd = this.accBase + ringSlots * h;
-    this.rowsAt = Math.ceil((accEnd * 2) / 16) * 16;
-    const bytes = this.rowsAt + 32 * 4;
-    const memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / 65536) });
-    const mem16 = new Int16Array(memory.buffer);
-    mem16.set(net.w1, 0);
-    mem16.set(net.b1, this.b1);
-    mem16.set(net.w2, this.w2);
-    this.acc = new Int16Array(memory.buffer, this.accBase * 2, ringSlots * h);
-    this.rows = new Int32Array(memory.buffer, this.rowsAt, 32);
-    this.k = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as Exports;
+    const region = weightBytes(net) + slot * regionBytes(net, ringSlots);
+    this.accBase = region / 2;
+    this.rowsAt = region + align16(ringSlots * h * 2);
+    this.acc = new Int16Array(s.memory.buffer, region, ringSlots * h);
+    this.rows = new Int32Array(s.memory.buffer, this.rowsAt, 32);
+    this.k = new WebAssembly.Instance(s.module, { env: { memory: s.memory } }).exports as unknown as Exports;
   }
 
   update(dst: number, src: number, adds: Int32Array, nAdds: number, subs: Int32Array, nSubs: number): void {
