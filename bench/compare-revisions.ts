@@ -6,14 +6,20 @@
 // resolves differences of a percent, where alternating whole processes
 // (compare-builds.ts) does not.
 //
-//   npx tsx bench/compare-revisions.ts <base-rev> <new-rev> [--depth 10] [--rounds 5] [--inlining 2000] [--hce] [--hash 16] [--cpu]
+//   npx tsx bench/compare-revisions.ts <base-rev> <new-rev> [--depth 10] [--rounds 5] [--hash 16 ...] [--inlining 2000] [--hce]
 //
 // --hce: both revisions search with the hand-crafted evaluation, also one
 // whose default is the network (UseNNUE false), so that search speed is
 // compared like for like across the change of default.
-// --hash: the transposition table's size in MB (default 16).
-// --cpu: nodes per second of CPU time (process.cpuUsage around each search)
-// instead of wall time: steadier on a machine that other work shares.
+//
+// Each search is timed twice: by the wall clock and by the process's CPU
+// time (process.cpuUsage: user + system of every thread). Other tenants'
+// load slows the wall clock but barely the CPU time, so on a shared machine
+// quote the CPU figures: nodes per CPU second, and CPU time to the depth
+// (which also counts a change that alters the tree). The table is cleared
+// before each search, outside the timing. --hash (repeatable) measures at
+// each table size in turn (default 16 MB): a larger table is slower per
+// node because its probes miss the caches.
 //
 // A revision is anything git understands (a commit, a branch, HEAD), `work`
 // for the working tree, or a folder that holds a copy of a revision's src/
@@ -28,7 +34,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { build } from 'esbuild';
-import { numberOption, positionals } from './args.js';
+import { numberOption, positionals, repeatedOption } from './args.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -42,8 +48,8 @@ const rounds = numberOption(args, '--rounds', 5);
 /** V8's inlining budget, as src/platform/node.ts's tuneCompiler() sets it (both revisions share one process, so one setting). */
 const inlining = numberOption(args, '--inlining', 2000);
 const handCrafted = args.includes('--hce');
-const hashMb = numberOption(args, '--hash', 16);
-const cpuTime = args.includes('--cpu');
+const hashSizes = repeatedOption(args, '--hash').map(Number);
+if (hashSizes.length === 0) hashSizes.push(16);
 
 /** What the harness needs of a revision's search (the API as it has been since 2026-11). */
 interface Engine {
@@ -99,60 +105,65 @@ function hasNetwork(src: string): boolean {
 setFlagsFromString(`--max-inlined-bytecode-size-cumulative=${inlining}`);
 const engines = [await load(revs[0], 'base'), await load(revs[1], 'new')];
 if (handCrafted) for (const e of engines) e.useNetwork?.(null);
-console.log(
-  `evaluation: ${handCrafted ? 'hand-crafted in both' : "each revision's default"}; Hash ${hashMb} MB; nodes per ${cpuTime ? 'CPU' : 'wall'} second`,
-);
-const searchers = engines.map((e) => new e.Searcher(hashMb));
+console.log(`evaluation: ${handCrafted ? 'hand-crafted in both' : "each revision's default"}; Hash ${hashSizes.join(', ')} MB`);
 const controls = engines.map((e) => new e.SearchControl());
 const positions = engines[0].BENCH_POSITIONS;
 
-/** One search of position i by engine e: [nodes, ms]. */
-function search(e: number, i: number, d: number): [number, number] {
+/** What one search took. */
+interface Took {
+  nodes: number;
+  ms: number;
+  cpuMs: number;
+}
+
+/** One search of position i by engine e with searcher s, timed by wall clock and CPU. */
+function search(e: number, s: InstanceType<Engine['Searcher']>, i: number, d: number): Took {
   const engine = engines[e];
-  const searcher = searchers[e];
-  searcher.clear();
+  s.clear();
   controls[e].reset();
   const pos = new engine.Position(positions[i]);
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
-  const cpu0 = process.cpuUsage();
-  searcher.go(pos, { depth: d, infinite: false, ponder: false, searchmoves: [] }, engine.DEFAULT_SEARCH_OPTIONS, controls[e], () => {});
-  const cpu = process.cpuUsage(cpu0);
-  return [searcher.nodes, cpuTime ? (cpu.user + cpu.system) / 1000 : performance.now() - t0];
+  s.go(pos, { depth: d, infinite: false, ponder: false, searchmoves: [] }, engine.DEFAULT_SEARCH_OPTIONS, controls[e], () => {});
+  const ms = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  return { nodes: s.nodes, ms, cpuMs: (c.user + c.system) / 1000 };
 }
 
-// Warm both up, as a game's first moves do.
-for (let i = 0; i < positions.length; i++) for (let e = 0; e < 2; e++) search(e, i, Math.min(depth, 7));
+const add = (a: Took, b: Took): Took => ({ nodes: a.nodes + b.nodes, ms: a.ms + b.ms, cpuMs: a.cpuMs + b.cpuMs });
+const zero = (): Took => ({ nodes: 0, ms: 0, cpuMs: 0 });
+const fmt = (x: number): string => x.toFixed(3);
+const middle = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
-const totals = [
-  [0, 0],
-  [0, 0],
-];
-const ratios: number[] = [];
-for (let r = 0; r < rounds; r++) {
-  const round = [
-    [0, 0],
-    [0, 0],
-  ];
-  for (let i = 0; i < positions.length; i++) {
-    const order = (r + i) % 2 === 0 ? [0, 1] : [1, 0];
-    for (const e of order) {
-      const [nodes, ms] = search(e, i, depth);
-      round[e][0] += nodes;
-      round[e][1] += ms;
+for (const hash of hashSizes) {
+  const searchers = engines.map((e) => new e.Searcher(hash));
+  // Warm both up, as a game's first moves do.
+  for (let i = 0; i < positions.length; i++) for (let e = 0; e < 2; e++) search(e, searchers[e], i, Math.min(depth, 7));
+  const totals = [zero(), zero()];
+  const npsRatios: number[] = [];
+  const cpuRatios: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const round = [zero(), zero()];
+    for (let i = 0; i < positions.length; i++) {
+      const order = (r + i) % 2 === 0 ? [0, 1] : [1, 0];
+      for (const e of order) round[e] = add(round[e], search(e, searchers[e], i, depth));
     }
+    const cpuNps = round.map((t) => (t.nodes * 1000) / t.cpuMs);
+    npsRatios.push(cpuNps[1] / cpuNps[0]);
+    cpuRatios.push(round[1].cpuMs / round[0].cpuMs);
+    for (let e = 0; e < 2; e++) totals[e] = add(totals[e], round[e]);
+    console.log(
+      `hash ${hash} round ${r + 1}: nodes/CPU s base ${Math.round(cpuNps[0])}, new ${Math.round(cpuNps[1])}, new/base ${fmt(npsRatios[r])}; ` +
+        `CPU time new/base ${fmt(cpuRatios[r])}; wall nodes/s new/base ${fmt((round[1].nodes / round[1].ms) * (round[0].ms / round[0].nodes))}`,
+    );
   }
-  const nps = round.map(([n, ms]) => (n * 1000) / ms);
-  ratios.push(nps[1] / nps[0]);
-  for (let e = 0; e < 2; e++) {
-    totals[e][0] += round[e][0];
-    totals[e][1] += round[e][1];
-  }
-  console.log(`round ${r + 1}: base ${Math.round(nps[0])} nps, new ${Math.round(nps[1])} nps, new/base ${(nps[1] / nps[0]).toFixed(3)}`);
+  const [b, n] = totals;
+  console.log(`hash ${hash}: nodes per search set: base ${b.nodes / rounds}, new ${n.nodes / rounds}`);
+  console.log(
+    `hash ${hash}: CPU time to depth ${depth}, new/base ${fmt(n.cpuMs / b.cpuMs)} (base ${Math.round(b.cpuMs / rounds)} ms, new ${Math.round(n.cpuMs / rounds)} ms a round; round median ${fmt(middle(cpuRatios))})`,
+  );
+  console.log(
+    `hash ${hash}: nodes per CPU second, new/base ${fmt((n.nodes / n.cpuMs) * (b.cpuMs / b.nodes))} (base ${Math.round((b.nodes * 1000) / b.cpuMs)}, new ${Math.round((n.nodes * 1000) / n.cpuMs)}; round median ${fmt(middle(npsRatios))}; ` +
+      `wall new/base ${fmt((n.nodes / n.ms) * (b.ms / b.nodes))}) over ${rounds} rounds of ${positions.length} positions`,
+  );
 }
-const nps = totals.map(([n, ms]) => (n * 1000) / ms);
-const sorted = [...ratios].sort((a, b) => a - b);
-console.log(`nodes per round: base ${totals[0][0] / rounds}, new ${totals[1][0] / rounds}`);
-console.log(
-  `new/base nodes/second: ${(nps[1] / nps[0]).toFixed(3)} over ${rounds} rounds of ${positions.length} positions at depth ${depth} ` +
-    `(round ratios ${sorted[0].toFixed(3)} to ${sorted[sorted.length - 1].toFixed(3)}, median ${sorted[sorted.length >> 1].toFixed(3)})`,
-);
