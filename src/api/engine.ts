@@ -260,8 +260,10 @@ export class Engine {
    * fifty-move counter of the position counted when the DTZ file is there),
    * its DTZ, and a move that keeps the result. Null when there are no
    * tablebases, the position is not in them (too many pieces, castling
-   * rights) or a file fails. Throws InvalidFenError or IllegalMoveError for a
-   * bad position.
+   * rights) or a file fails; what the tables cannot answer is never guessed
+   * (dtz null without a readable DTZ file, bestMove null when some move
+   * leads to a table that is missing or damaged). Throws InvalidFenError or
+   * IllegalMoveError for a bad position.
    */
   probe(position: PositionInput): TablebaseProbe | null {
     if (this.isClosed) throw new EngineClosedError();
@@ -278,7 +280,9 @@ export class Engine {
     const ranks = new Int32Array(n);
     const values = new Int32Array(n);
     let best = -1;
-    if (n > 0 && tb.rankRootMoves(pos, moves.subarray(0, n), n, ranks, dtz !== null, true, false, values)) {
+    // By DTZ where it can be read for every move, else by WDL; no move when some move cannot be probed at all.
+    const rank = (byDtz: boolean): boolean => tb.rankRootMoves(pos, moves.subarray(0, n), n, ranks, byDtz, true, false, values);
+    if (n > 0 && ((dtz !== null && rank(true)) || rank(false))) {
       for (let i = 0; i < n; i++) {
         if (best < 0 || ranks[i] > ranks[best]) best = i;
         // Among equals: the quickest zeroing win, the longest defence.

@@ -454,7 +454,9 @@ export class Tablebases {
    * (without the rule, cursed wins and blessed losses count as won and
    * lost). repeated: the position has been seen before since the last
    * capture or pawn move (a win then ranks below 1000, to avoid drifting
-   * into a repetition). False when a probe fails.
+   * into a repetition). False when any move's probe fails (a table its
+   * capture or promotion leads to is missing, or a file is damaged): then
+   * no move is ranked, and the caller must not use ranks[].
    */
   rankRootMoves(
     pos: Position,
@@ -472,36 +474,42 @@ export class Tablebases {
       pos.makeMove(moves[i]);
       let v: number;
       let mated = false;
+      let failed: boolean;
       if (dtz) {
         if (pos.halfmove === 0) {
           // A capture or pawn move: the WDL after it is the whole story.
           const w = this.probeWdl(pos);
-          v = w === PROBE_FAILED ? PROBE_FAILED : WDL_TO_DTZ[2 - w];
+          failed = w === PROBE_FAILED;
+          v = failed ? 0 : WDL_TO_DTZ[2 - w];
         } else {
           const d = this.probeDtz(pos);
-          v = d === PROBE_FAILED ? PROBE_FAILED : 0 - d;
+          failed = d === PROBE_FAILED;
+          v = failed ? 0 : 0 - d;
           if (v > 0) v++;
           else if (v < 0) v--;
         }
         if (v === 2) mated = pos.inCheck() && this.legal(pos, 0, false) === 0;
       } else {
         const w = this.probeWdl(pos);
-        v = w === PROBE_FAILED ? PROBE_FAILED : 0 - w;
+        failed = w === PROBE_FAILED;
+        v = failed ? 0 : 0 - w;
       }
       pos.unmakeMove();
-      if (v === PROBE_FAILED) return false;
+      // A move the tables cannot answer for ranks nothing: the root is not ranked at all.
+      if (failed) return false;
       if (mated) v = 1;
       if (values !== undefined) values[i] = v;
       if (dtz) {
+        // (A win, however near the fifty-move edge, above a draw; a loss below it.)
         ranks[i] =
           v > 0
             ? v + counter <= 99 && !repeated
               ? 1000
-              : 1000 - (v + counter)
+              : Math.max(1, 1000 - (v + counter))
             : v < 0
               ? -v * 2 + counter < 100
                 ? -1000
-                : -1000 + (-v + counter)
+                : Math.min(-1, -1000 + (-v + counter))
               : 0;
       } else {
         if (!useRule50) v = v > 0 ? 2 : v < 0 ? -2 : 0;
