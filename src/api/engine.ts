@@ -262,14 +262,24 @@ export class Engine {
    * tablebases, the position is not in them (too many pieces, castling
    * rights) or a file fails; what the tables cannot answer is never guessed
    * (dtz null without a readable DTZ file, bestMove null when some move
-   * leads to a table that is missing or damaged). Throws InvalidFenError or
-   * IllegalMoveError for a bad position.
+   * leads to a table that is missing or damaged). Files found damaged are
+   * named through onLog. Throws InvalidFenError or IllegalMoveError for a
+   * bad position.
    */
   probe(position: PositionInput): TablebaseProbe | null {
     if (this.isClosed) throw new EngineClosedError();
     const tb = this.tablebases;
     const { pos } = readPosition(position, this.chess960);
     if (tb === null || pos.castling !== 0) return null;
+    try {
+      return this.probeTables(tb, pos);
+    } finally {
+      for (const problem of tb.takeProblems()) this.onLog(`SyzygyPath: ${problem}`);
+    }
+  }
+
+  /** probe()'s answer: what the tables can say of pos, null where they cannot. */
+  private probeTables(tb: Tablebases, pos: Position): TablebaseProbe | null {
     const w0 = tb.probeWdl(pos);
     if (w0 === PROBE_FAILED) return null;
     const d = tb.probeDtz(pos);

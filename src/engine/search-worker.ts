@@ -314,6 +314,8 @@ class SearchWorker {
       // Normally done by the search already; a search that failed must not leave its helpers running.
       helpers?.finish();
     }
+    // Table files found damaged during this search (the search went on without them).
+    for (const problem of this.tablebases?.takeProblems() ?? []) note(`SyzygyPath: ${problem}`);
 
     // The protocol: no bestmove before `stop` in infinite mode, or before
     // ponderhit/stop while pondering, even if the search ended early.

@@ -18,7 +18,7 @@ import type { Position } from '../board/position.js';
 import { EN_PASSANT, KING, MAX_MOVES, PAWN, WHITE, moveFrom, moveKind, moveTo } from '../board/types.js';
 import { errorText, fileProblem } from '../util/errors.js';
 import { encode, leadingPawnFile } from './encoding.js';
-import { type Material, PagedFile, Table, type TableFile } from './table.js';
+import { DamagedTableError, type Material, PagedFile, Table, type TableFile } from './table.js';
 
 /** How the prober reaches files: the platform's, injected (the board layer reads no files itself). */
 export interface TableStore {
@@ -35,6 +35,8 @@ const NAME_TYPES = [5, 4, 3, 2, 1];
 const MAX_PIECES = 7;
 /** Pages cached per file. */
 const PAGES_PER_FILE = 64;
+/** Pages cached while the folder scan checks a file's header. */
+const PAGES_TO_CHECK = 4;
 
 /** The result of a probe that could not be answered (no table, or a file that failed). */
 export const PROBE_FAILED = -1000;
@@ -53,7 +55,7 @@ function keyOf(counts: ArrayLike<number>, white: number, black: number): number 
 class Entry {
   wdl: Table | null = null;
   dtzTable: Table | null = null;
-  /** Set when a file failed to open or parse: the table is not probed again. */
+  /** Set when a file failed to open or parse at its first probe: the table is not probed again. */
   broken = false;
 
   constructor(
@@ -121,20 +123,36 @@ export class Tablebases {
   private readonly moves = new Int32Array(MAX_MOVES * 32);
   /** Set by probeWdl: 2 when the value comes from a capture (or en passant) that probeDtz must not look up. */
   private wdlFromCapture = false;
+  /** The WDL probeDtz's value was read under. */
+  private dtzWdl = 0;
   /** Set by a probe that found no table, or a file that failed. */
   private failed = false;
+  /** What takeProblems() gives, and the files already named in it. */
+  private readonly lateProblems: string[] = [];
+  private readonly named = new Set<string>();
 
   constructor(private readonly store: TableStore) {}
 
-  /** Forgets every table, then looks for tables in each folder of `path` (':'-separated, ';' on Windows). */
+  /**
+   * Forgets every table, then looks for tables in each folder of `path`
+   * (':'-separated, ';' on Windows). Each file is checked (its header
+   * against its name and its size; see Table) and closed again: a bad WDL
+   * file leaves its table out, a bad DTZ file leaves the table without DTZ,
+   * and each is named in `problems` with what is wrong. A table's DTZ file
+   * may lie in another folder than its WDL file.
+   */
   scan(path: string, separator = ':'): TablebaseScan {
     this.entries.clear();
     this.maxPieces = 0;
+    this.lateProblems.length = 0;
     const result: TablebaseScan = { wdl: 0, dtz: 0, maxPieces: 0, problems: [] };
     const folders = path
       .split(separator)
       .map((f) => f.trim())
       .filter((f) => f !== '' && f !== '<empty>');
+    // The first folder that holds a file has it.
+    const wdlFiles = new Map<string, string>();
+    const dtzFiles = new Map<string, string>();
     for (const folder of folders) {
       let names: string[];
       try {
@@ -143,25 +161,69 @@ export class Tablebases {
         result.problems.push(`cannot read the folder ${folder}: ${fileProblem(e)}`);
         continue;
       }
-      const present = new Set(names);
-      for (const file of names) {
-        const m = /^(.*)\.rtbw$/.exec(file);
-        if (m === null) continue;
-        const material = materialOf(m[1]);
-        if (material === null) continue;
-        const white = keyOf(material.counts, 0, 8);
-        if (this.entries.has(white)) continue; // the first folder that has it
-        const dtzName = `${m[1]}.rtbz`;
-        const entry = new Entry(m[1], material, `${folder}/${file}`, present.has(dtzName) ? `${folder}/${dtzName}` : null);
-        this.entries.set(white, entry);
-        this.entries.set(keyOf(material.counts, 8, 0), entry);
-        result.wdl++;
-        if (entry.dtzPath !== null) result.dtz++;
-        this.maxPieces = Math.max(this.maxPieces, material.count);
+      for (const file of names.slice().sort()) {
+        const m = /^(.*)\.rtb([wz])$/.exec(file);
+        if (m === null || materialOf(m[1]) === null) continue;
+        const files = m[2] === 'w' ? wdlFiles : dtzFiles;
+        if (!files.has(m[1])) files.set(m[1], `${folder}/${file}`);
       }
+    }
+    for (const [name, dtzPath] of dtzFiles) {
+      if (!wdlFiles.has(name)) result.problems.push(`${dtzPath}: no ${name}.rtbw beside it; left out`);
+    }
+    for (const [name, wdlPath] of wdlFiles) {
+      const material = materialOf(name)!;
+      const white = keyOf(material.counts, 0, 8);
+      if (this.entries.has(white)) continue; // the same material named the other way round (KRvKQ beside KQvKR)
+      const wdlProblem = this.checkFile(wdlPath, material, false);
+      if (wdlProblem !== null) {
+        result.problems.push(`${wdlPath}: ${wdlProblem}; ${name} left out`);
+        continue;
+      }
+      let dtzPath = dtzFiles.get(name) ?? null;
+      if (dtzPath !== null) {
+        const dtzProblem = this.checkFile(dtzPath, material, true);
+        if (dtzProblem !== null) {
+          result.problems.push(`${dtzPath}: ${dtzProblem}; ${name} probed without DTZ`);
+          dtzPath = null;
+        }
+      }
+      const entry = new Entry(name, material, wdlPath, dtzPath);
+      this.entries.set(white, entry);
+      this.entries.set(keyOf(material.counts, 8, 0), entry);
+      result.wdl++;
+      if (entry.dtzPath !== null) result.dtz++;
+      this.maxPieces = Math.max(this.maxPieces, material.count);
     }
     result.maxPieces = this.maxPieces;
     return result;
+  }
+
+  /** What is wrong with a table's file (opened, its header read and checked, closed), or null if nothing. */
+  private checkFile(path: string, material: Material, dtz: boolean): string | null {
+    let file: TableFile;
+    try {
+      file = this.store.open(path);
+    } catch (e) {
+      return `cannot be opened: ${fileProblem(e)}`;
+    }
+    try {
+      new Table(new PagedFile(file, PAGES_TO_CHECK), material, dtz);
+      return null;
+    } catch (e) {
+      return e instanceof DamagedTableError ? e.message : `cannot be read: ${fileProblem(e)}`;
+    } finally {
+      file.close?.();
+    }
+  }
+
+  /**
+   * Files found damaged since the scan (at their first probe, or by a probe
+   * that walked off their data), once each: for the host to report. Empties
+   * the list.
+   */
+  takeProblems(): string[] {
+    return this.lateProblems.splice(0);
   }
 
   /** The table of pos's material, with whether pos's colours are the table's swapped; null if there is none. */
@@ -185,9 +247,18 @@ export class Tablebases {
       else entry.wdl = table;
       return table;
     } catch (e) {
+      // (Sound at the scan: changed or unreadable since.)
       entry.broken = true;
-      throw new Error(`${path}: ${errorText(e)}`);
+      this.problem(path, `${errorText(e)}; ${entry.name} left out`);
+      return null;
     }
+  }
+
+  /** Notes a problem of a file for takeProblems(), once per file. */
+  private problem(path: string, text: string): void {
+    if (this.named.has(path)) return;
+    this.named.add(path);
+    this.lateProblems.push(`${path}: ${text}`);
   }
 
   /**
@@ -210,14 +281,25 @@ export class Tablebases {
       this.failed = true;
       return 0;
     }
-    const m = entry.material;
+    try {
+      return this.decode(pos, found.flip, entry.material, table, dtz, wdl);
+    } catch (e) {
+      // Damaged data (the file passed the scan's checks): this probe fails, the search goes on without it.
+      this.failed = true;
+      this.problem(dtz ? entry.dtzPath! : entry.wdlPath, `damaged: ${errorText(e)}`);
+      return 0;
+    }
+  }
+
+  /** probeTable's reading of the table: throws DamagedTableError when its data is not what the format says. */
+  private decode(pos: Position, tableFlip: boolean, m: Material, table: Table, dtz: boolean, wdl: number): number {
     let flip: boolean;
     let bside: number;
     if (m.symmetric) {
       flip = pos.side !== WHITE;
       bside = 0;
     } else {
-      flip = found.flip;
+      flip = tableFlip;
       bside = (pos.side === WHITE) === flip ? 1 : 0;
     }
     const p = this.squares;
@@ -261,6 +343,8 @@ export class Tablebases {
       const code = pieces[i] ^ (flip ? 8 : 0);
       let lo = pos.lo(code);
       let hi = pos.hi(code);
+      // (The scan checked the table's pieces against its name: never so, unless the file changed.)
+      if ((lo | hi) === 0) throw new DamagedTableError('a piece the position does not have');
       while (lo !== 0) {
         const low = lo & -lo;
         lo ^= low;
@@ -312,13 +396,20 @@ export class Tablebases {
   /** WDL (dtz false) or DTZ of pos, PROBE_FAILED when a file fails to read or is damaged. */
   private guarded(pos: Position, dtz: boolean): number {
     this.failed = false;
+    const ply = pos.ply;
     let v: number;
     try {
       v = dtz ? this.dtz(pos, 1) : this.wdl(pos, 1);
     } catch {
+      // Nothing should throw (probeTable catches what a file does); if it does, pos is put back as it was.
+      while (pos.ply > ply) pos.unmakeMove();
       return PROBE_FAILED;
     }
-    return this.failed ? PROBE_FAILED : v;
+    if (this.failed) return PROBE_FAILED;
+    // A DTZ must agree with the WDL it was read under: a win in time zeroes within 100 plies (101 as the
+    // tables round), a cursed win not. Anything else is a damaged DTZ file.
+    if (dtz && v !== 0 && (Math.abs(this.dtzWdl) === 2 ? Math.abs(v) > MAX_DTZ_IN_TIME : Math.abs(v) <= 100)) return PROBE_FAILED;
+    return v;
   }
 
   /** probeWdl's work: sets wdlFromCapture when a capture (or en passant) gives the value. */
@@ -388,6 +479,7 @@ export class Tablebases {
 
   private dtz(pos: Position, depth: number): number {
     const wdl = this.wdl(pos, depth);
+    if (depth === 1) this.dtzWdl = wdl;
     if (this.failed || wdl === 0) return 0;
     if (this.wdlFromCapture) return WDL_TO_DTZ[wdl + 2];
     const at = depth * MAX_MOVES;
@@ -531,6 +623,8 @@ export class Tablebases {
   }
 }
 
+/** The largest DTZ of a win in time as the tables give it (100 plies, one more where they round). */
+const MAX_DTZ_IN_TIME = 101;
 /** The root ranks of the WDL values -2..2 (rankRootMoves without DTZ). */
 const WDL_TO_RANK = [-1000, -899, 0, 899, 1000];
 /** DTZ of the positions whose value a capture or pawn move decides: -2..2 to -1, -101, 0, 101, 1. */

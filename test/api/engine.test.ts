@@ -338,6 +338,21 @@ describe('tablebases', () => {
     }
   }, 30000);
 
+  it('names a mislabelled file through onLog and answers without it', async () => {
+    const dir = scratchDir('kestrel-api-syzygy-');
+    copyFileSync(join(folder, 'KRvK.rtbw'), join(dir, 'KQvK.rtbw'));
+    copyFileSync(join(folder, 'KRvK.rtbz'), join(dir, 'KQvK.rtbz'));
+    const logs: string[] = [];
+    const tb = new api.Engine({ syzygyPath: dir, onLog: (l) => logs.push(l) });
+    try {
+      expect(logs).toContain(`SyzygyPath: ${dir}/KQvK.rtbw: its header holds other pieces than its name says; KQvK left out`);
+      // (It never returned: KRvK's header read as KQvK's.)
+      expect(tb.probe('8/8/8/4k3/8/8/8/4K2Q b - - 0 1')).toBeNull();
+    } finally {
+      await tb.close();
+    }
+  }, 30000);
+
   it('names no move the tables cannot answer for (a folder lacking tables)', async () => {
     const dir = scratchDir('kestrel-api-syzygy-');
     for (const f of ['KPvKP.rtbw', 'KPvKP.rtbz']) copyFileSync(join(folder, f), join(dir, f));
