@@ -316,6 +316,7 @@ export class Engine {
   async close(): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;
+    this.tablebases?.close();
     await this.host.close();
   }
 

@@ -223,6 +223,8 @@ class SearchWorker {
   setSyzygy(settings: SyzygySettings, tell: boolean): void {
     if (settings.path !== this.syzygyPath) {
       this.syzygyPath = settings.path;
+      // (The searcher is told below; no search runs while a setting is applied.)
+      this.tablebases?.close();
       this.tablebases = null;
       if (settings.path.trim() !== '' && settings.path !== '<empty>') {
         const { tb, note } = openTablebases(settings.path);

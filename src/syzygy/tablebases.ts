@@ -142,8 +142,7 @@ export class Tablebases {
    * may lie in another folder than its WDL file.
    */
   scan(path: string, separator = ':'): TablebaseScan {
-    this.entries.clear();
-    this.maxPieces = 0;
+    this.close();
     this.lateProblems.length = 0;
     const result: TablebaseScan = { wdl: 0, dtz: 0, maxPieces: 0, problems: [] };
     const folders = path
@@ -615,6 +614,16 @@ export class Tablebases {
   hasDtz(pos: Position): boolean {
     const found = this.entryOf(pos);
     return found !== null && found.entry.dtzPath !== null;
+  }
+
+  /** Closes every file opened and forgets every table (a new scan, or tables no longer used). */
+  close(): void {
+    for (const entry of new Set(this.entries.values())) {
+      entry.wdl?.file.file.close?.();
+      entry.dtzTable?.file.file.close?.();
+    }
+    this.entries.clear();
+    this.maxPieces = 0;
   }
 
   /** The table names found, with whether each has its DTZ file: for tests and `info string`. */
