@@ -17,6 +17,7 @@ import { generateMoves } from '../board/movegen.js';
 import type { Position } from '../board/position.js';
 import { EN_PASSANT, KING, MAX_MOVES, PAWN, WHITE, moveFrom, moveKind, moveTo } from '../board/types.js';
 import { errorText, fileProblem } from '../util/errors.js';
+import { checksumMatches } from './checksum.js';
 import { encode, leadingPawnFile } from './encoding.js';
 import { DamagedTableError, type Material, PagedFile, Table, type TableFile } from './table.js';
 
@@ -37,6 +38,13 @@ const MAX_PIECES = 7;
 const PAGES_PER_FILE = 64;
 /** Pages cached while the folder scan checks a file's header. */
 const PAGES_TO_CHECK = 4;
+/**
+ * Files of at most this many bytes (every file of 3 and 4 pieces) are read
+ * whole at the scan and checked against the checksum their generator
+ * appended; larger ones only by their header (reading them whole would
+ * make the scan of a large set take minutes).
+ */
+const CHECKSUM_LIMIT = 1 << 20;
 
 /** The result of a probe that could not be answered (no table, or a file that failed). */
 export const PROBE_FAILED = -1000;
@@ -131,7 +139,11 @@ export class Tablebases {
   private readonly lateProblems: string[] = [];
   private readonly named = new Set<string>();
 
-  constructor(private readonly store: TableStore) {}
+  /** checksumLimit: files up to this size are checked against their checksum at the scan (tests set 0 to probe damaged data). */
+  constructor(
+    private readonly store: TableStore,
+    private readonly checksumLimit = CHECKSUM_LIMIT,
+  ) {}
 
   /**
    * Forgets every table, then looks for tables in each folder of `path`
@@ -208,6 +220,15 @@ export class Tablebases {
     }
     try {
       new Table(new PagedFile(file, PAGES_TO_CHECK), material, dtz);
+      if (file.size <= this.checksumLimit) {
+        const bytes = new Uint8Array(file.size);
+        for (let done = 0; done < bytes.length; ) {
+          const n = file.read(bytes, done, bytes.length - done, done);
+          if (n <= 0) return 'cannot be read: it ended early';
+          done += n;
+        }
+        if (!checksumMatches(bytes)) return 'its checksum does not match its contents';
+      }
       return null;
     } catch (e) {
       return e instanceof DamagedTableError ? e.message : `cannot be read: ${fileProblem(e)}`;

@@ -1,11 +1,12 @@
 // Damaged, truncated, empty and mislabelled table files, made from the
 // committed tables in memory: the folder scan names and leaves out every
-// file whose header does not fit its name and its size, and no probe of
-// any file, however damaged, hangs, throws, leaves the position changed or
-// answers out of range. (Damage inside the compressed data of a file whose
-// header and sizes are sound cannot be told from good data without the
-// file's checksum: such a probe may fail or answer wrongly, but within
-// range; the hang detector is the test's timeout.)
+// file whose header does not fit its name and its size, and every small
+// file whose checksum does not match; and with the checksum not read (as
+// for files over CHECKSUM_LIMIT), no probe of any file, however damaged,
+// hangs, throws, leaves the position changed or answers out of range
+// (such a probe may fail or answer wrongly: damage inside the compressed
+// data of a file whose header and size are sound cannot be told from good
+// data without the checksum). The hang detector is the test's timeout.
 
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import { Position } from '../../src/board/position.js';
 import { SearchControl } from '../../src/search/control.js';
 import { DEFAULT_SEARCH_OPTIONS } from '../../src/search/limits.js';
 import { Searcher } from '../../src/search/search.js';
+import { checksumMatches } from '../../src/syzygy/checksum.js';
 import { PROBE_FAILED, type TableStore, Tablebases } from '../../src/syzygy/tablebases.js';
 import { readTestData } from '../data.js';
 import '../../src/eval/index.js';
@@ -53,6 +55,7 @@ function memoryStore(files: Map<string, Uint8Array>): TableStore {
  * bytes.
  */
 function folderFor(table: string, changes: Record<string, Uint8Array>): Tablebases {
+  // (Checksums not read: the header's checks and the bounded decoding alone.)
   const [white, black] = table.split('v');
   const needed = new Set([
     table,
@@ -67,7 +70,7 @@ function folderFor(table: string, changes: Record<string, Uint8Array>): Tablebas
   const files = new Map<string, Uint8Array>();
   for (const [name, bytes] of GOOD) if (needed.has(name.slice(0, -5))) files.set(name, bytes);
   for (const [name, bytes] of Object.entries(changes)) files.set(name, bytes);
-  return new Tablebases(memoryStore(files));
+  return new Tablebases(memoryStore(files), 0);
 }
 
 /** The committed folder with `changes` made: a name to new bytes. */
@@ -189,6 +192,21 @@ describe('Syzygy tablebases with damaged files', () => {
     }
     expect(variants).toBe(GOOD.size * 20);
     expect(reported).toBeGreaterThan(variants / 4);
+  });
+
+  it('leaves out every small file with a byte changed: its checksum does not match', () => {
+    let variants = 0;
+    for (const [name, good] of GOOD) {
+      expect(checksumMatches(good), name).toBe(true);
+      for (let i = 0; i < 5; i++) {
+        const bytes = good.slice();
+        bytes[next(good.length)] ^= 1 + next(255);
+        const tb = new Tablebases(memoryStore(new Map([[name, bytes]])));
+        expect(tb.scan('/tb').problems, name).toHaveLength(1);
+        variants++;
+      }
+    }
+    expect(variants).toBe(GOOD.size * 5);
   });
 
   it('plays on with the files of the issue: mislabelled, garbled and truncated', () => {
