@@ -686,7 +686,12 @@ export class Searcher implements MctsHost {
 
     // Tablebases: a position of few pieces just after a capture or pawn move
     // (the tables count the fifty-move rule from there), without castling
-    // rights. A result the window cannot change ends the node.
+    // rights. A result the window cannot change ends the node; at a PV node
+    // one it can still bounds the searched score (a win never scores below
+    // the table's win, a loss never above its loss), so that the search
+    // cannot trade the table's verdict for an evaluation's.
+    let tbFloor = -INFINITE;
+    let tbCeiling = INFINITE;
     if (this.tbLimit > 0 && !isRoot && excluded === 0 && pos.halfmove === 0 && pos.castling === 0) {
       const pieces = popcount64(pos.bb[0] | pos.bb[16], pos.bb[1] | pos.bb[17]);
       if (pieces <= this.tbLimit && (pieces < this.tbLimit || depth >= this.tbUse.probeDepth)) {
@@ -700,6 +705,10 @@ export class Searcher implements MctsHost {
             // No static eval: a later visit must not take 0 for one.
             tt.store(pos.keyLo, pos.keyHi, 0, depth + TB_DEPTH_BONUS, bound, scoreToTT(score, ply), NO_EVAL);
             return score;
+          }
+          if (isPv) {
+            if (bound === BOUND_LOWER) tbFloor = score;
+            else tbCeiling = score;
           }
         }
       }
@@ -851,6 +860,8 @@ export class Searcher implements MctsHost {
     if (picker.generated === 0) return inCheck ? -MATE + ply : 0;
     // Every move was excluded (MultiPV / searchmoves) or pruned.
     if (moveCount === 0) return isRoot ? -INFINITE : alpha;
+    if (bestScore < tbFloor) bestScore = tbFloor;
+    else if (bestScore > tbCeiling) bestScore = tbCeiling;
     if (!(isRoot && this.rootExcludedCount > 0) && excluded === 0)
       this.storeResult(depth, ply, bestScore, bestMove, alphaOrig, beta, inCheck, rawEval, staticEval);
     return bestScore;

@@ -14,6 +14,7 @@ import { Position } from '../../src/board/position.js';
 import { MAX_MOVES } from '../../src/board/types.js';
 import { SearchControl } from '../../src/search/control.js';
 import { DEFAULT_SEARCH_OPTIONS } from '../../src/search/limits.js';
+import { TB_WIN } from '../../src/search/score.js';
 import { Searcher } from '../../src/search/search.js';
 import { PROBE_FAILED, type TableStore, Tablebases } from '../../src/syzygy/tablebases.js';
 import { scratchDir } from '../scratch.js';
@@ -55,14 +56,16 @@ function rootMoves(fen: string): { pos: Position; moves: Int32Array; count: numb
   return { pos, moves: moves.subarray(0, count), count, truth };
 }
 
-/** The move a search to `depth` plays in fen with these tables (null: none). */
-function play(fen: string, tb: Tablebases | null, depth: number): string {
+/** The move a search to `depth` plays in fen with these tables (null: none), and its score. */
+function search(fen: string, tb: Tablebases | null, depth: number): { move: string; score: number } {
   const searcher = new Searcher(4);
   searcher.setTablebases(tb, { probeDepth: 1, rule50: true, probeLimit: 7 });
   const pos = new Position(fen);
   const result = searcher.go(pos, { depth, infinite: false, ponder: false, searchmoves: [] }, DEFAULT_SEARCH_OPTIONS, new SearchControl());
-  return moveToUci(pos, result.move);
+  return { move: moveToUci(pos, result.move), score: result.score };
 }
+
+const play = (fen: string, tb: Tablebases | null, depth: number): string => search(fen, tb, depth).move;
 
 // White to move draws only by catching the pawn (h3g2); every other king move loses to f1=Q.
 const CATCH = '8/6k1/4P3/8/8/7K/5p2/8 w - - 0 1';
@@ -111,6 +114,17 @@ describe('Syzygy tablebases with tables missing', () => {
       expect(play(fen, subset('KPvKP.rtbw', 'KPvKP.rtbz', 'KPvK.rtbw', 'KPvK.rtbz'), 8), fen).toBe(draw);
       expect(play(fen, subset('KPvKP.rtbw', 'KPvKP.rtbz'), 8), fen).toBe(draw);
       expect(play(fen, subset('KPvKP.rtbw'), 8), fen).toBe(draw);
+    }
+  });
+
+  it('keeps a win the tables find below the root at a PV node', () => {
+    // KRvKR is not in the folder: the root is not ranked. Rxf6 leads into KRvK, won; the probe there
+    // could not cut the full window of the first iterations, and the searched score (an evaluation)
+    // replaced it: depths 2 and 3 played f1c1.
+    for (const depth of [2, 3, 5]) {
+      const { move, score } = search('8/8/5r1k/2K5/8/8/8/5R2 w - - 0 1', full, depth);
+      expect(move, `depth ${depth}`).toBe('f1f6');
+      expect(score, `depth ${depth}`).toBeGreaterThan(TB_WIN - 10);
     }
   });
 });
