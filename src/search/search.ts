@@ -135,6 +135,9 @@ export class Searcher implements MctsHost {
   /** The root's moves as ranked by the tablebases this search, and their ranks, when the root was in the tables. */
   private readonly rootTbMoves = new Int32Array(MAX_MOVES);
   private readonly rootRanks = new Int32Array(MAX_MOVES);
+  /** Scratch for rankRootByTablebases: the root moves the search may play, and those the tables keep. */
+  private readonly rootMayPlay = new Uint8Array(MAX_MOVES);
+  private readonly rootKeep = new Uint8Array(MAX_MOVES);
   private rootTbCount = 0;
   private rootInTables = false;
 
@@ -398,11 +401,13 @@ export class Searcher implements MctsHost {
 
   /**
    * With the root in the tablebases: ranks the root moves by them
-   * (Tablebases.rankRootMoves: by DTZ where the files are there, else by
+   * (Tablebases.restrictRoot: by DTZ where the files are there, else by
    * WDL) and leaves out all but the best-ranked, so that a won position is
    * converted within the fifty-move rule and a drawn one is not lost.
    * With DTZ the search below the root then probes no more (the root's
-   * moves already keep the result). Returns how many moves remain.
+   * moves already keep the result). When some moves lead where the tables
+   * cannot answer, only the moves proven worse are left out, and the lines
+   * show searched scores. Returns how many moves remain.
    */
   private rankRootByTablebases(rootCount: number, allowed: number): number {
     const tb = this.tb;
@@ -414,21 +419,23 @@ export class Searcher implements MctsHost {
     const moves = this.rootTbMoves;
     moves.set(this.moves.subarray(0, rootCount));
     this.rootTbCount = rootCount;
-    const repeated = pos.isRepetition();
-    const dtz = tb.hasDtz(pos) && tb.rankRootMoves(pos, moves, rootCount, this.rootRanks, true, this.tbUse.rule50, repeated);
-    if (!dtz && !tb.rankRootMoves(pos, moves, rootCount, this.rootRanks, false, this.tbUse.rule50, repeated)) return allowed;
-    this.rootInTables = true;
+    const may = this.rootMayPlay;
+    for (let i = 0; i < rootCount; i++) may[i] = this.isRootExcluded(moves[i]) ? 0 : 1;
+    const keep = this.rootKeep;
+    const kind = tb.restrictRoot(pos, moves, rootCount, may, keep, this.rootRanks, this.tbUse.rule50, pos.isRepetition());
+    if (kind === 'none') return allowed;
+    this.rootInTables = kind !== 'partial';
     this.tbHits += rootCount;
-    let best = -Infinity;
-    for (let i = 0; i < rootCount; i++) if (!this.isRootExcluded(moves[i])) best = Math.max(best, this.rootRanks[i]);
     let left = 0;
     for (let i = 0; i < rootCount; i++) {
-      if (this.isRootExcluded(moves[i])) continue;
-      if (this.rootRanks[i] < best) this.rootExcluded[this.rootExcludedCount++] = moves[i];
+      if (may[i] === 0) continue;
+      if (keep[i] === 0) this.rootExcluded[this.rootExcludedCount++] = moves[i];
       else left++;
     }
     // Below a root ranked by DTZ (or drawn or lost by WDL) probing adds nothing the root's ranks do not give.
-    if (dtz || best <= 0) this.tbLimit = 0;
+    let best = -Infinity;
+    for (let i = 0; i < rootCount; i++) if (keep[i] !== 0) best = Math.max(best, this.rootRanks[i]);
+    if (kind === 'dtz' || (kind === 'wdl' && best <= 0)) this.tbLimit = 0;
     return left;
   }
 

@@ -157,11 +157,13 @@ describe('Syzygy tablebases with damaged files', () => {
       const ext = name.slice(-5);
       // Empty, and cut short at many lengths (each a size the header does not imply); and longer.
       const lengths = [0, 1, 4, 5, 16, 64, 100, good.length - 16, good.length - 1];
-      for (let i = 0; i < 4; i++) lengths.push(next(good.length));
+      for (let i = 0; i < 2; i++) lengths.push(next(good.length));
       const changed: Uint8Array[] = lengths.filter((l) => l >= 0 && l < good.length).map((l) => good.slice(0, l));
       changed.push(Uint8Array.from([...good, ...new Uint8Array(64)]));
-      // Every other table's file of the same kind under this name, and this table's other kind.
-      for (const [other, bytes] of GOOD) if (other !== name && other.slice(-5) === ext) changed.push(bytes);
+      // Five other tables' files of the same kind under this name (the next in order), and this table's other kind.
+      const others = [...GOOD].filter(([other]) => other !== name && other.slice(-5) === ext);
+      const from = others.findIndex(([other]) => other > name);
+      for (let i = 0; i < Math.min(5, others.length); i++) changed.push(others[(Math.max(0, from) + i) % others.length][1]);
       const otherKind = GOOD.get(`${name.slice(0, -5)}${ext === '.rtbw' ? '.rtbz' : '.rtbw'}`);
       if (otherKind !== undefined) changed.push(otherKind);
       for (const bytes of changed) {
@@ -169,7 +171,7 @@ describe('Syzygy tablebases with damaged files', () => {
         variants++;
       }
     }
-    expect(variants).toBeGreaterThan(350);
+    expect(variants).toBeGreaterThan(250);
   });
 
   it('probes files with bytes changed within range, never hanging or throwing', () => {

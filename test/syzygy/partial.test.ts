@@ -127,4 +127,29 @@ describe('Syzygy tablebases with tables missing', () => {
       expect(score, `depth ${depth}`).toBeGreaterThan(TB_WIN - 10);
     }
   });
+
+  it('where only some moves can be ranked, leaves out only the moves proven worse', () => {
+    // Only KRvKN: a move that lets the knight or king take the rook leads into KNvK, which is not there.
+    const tb = subset('KRvKN.rtbw', 'KRvKN.rtbz');
+    const kept = (fen: string): { kind: string; moves: string[]; truth: Map<string, number> } => {
+      const { pos, moves, count, truth } = rootMoves(fen);
+      const keep = new Uint8Array(count);
+      const kind = tb.restrictRoot(pos, moves, count, new Uint8Array(count).fill(1), keep, new Int32Array(count), true, false);
+      return { kind, moves: Array.from(moves, (m) => moveToUci(pos, m)).filter((_, i) => keep[i] !== 0), truth };
+    };
+    // Only Kc6 wins (the others draw, Rd5 into KNvK); the root's own WDL is known: the one winning move alone.
+    const won = kept('2k5/8/1n1K4/4R3/8/8/8/8 w - - 0 1');
+    expect(won.kind).toBe('partial');
+    expect(won.moves).toEqual(['d6c6']);
+    expect(won.truth.get('d6c6')).toBe(2);
+    // Kxe1 leads into KRvK (not there), so the root's own WDL is unknown too: the known wins and every
+    // unknown move are kept, the known draws left out.
+    const open = kept('R7/8/1k6/8/8/8/3K4/4n3 w - - 0 1');
+    expect(open.kind).toBe('partial');
+    expect(open.moves.sort()).toEqual(['a8a3', 'a8a5', 'a8a6', 'a8a7', 'a8b8', 'a8f8', 'd2e1']);
+    for (const [move, value] of open.truth) if (!open.moves.includes(move)) expect(value, move).toBe(0);
+    // The search keeps to them.
+    expect(open.truth.get(play('R7/8/1k6/8/8/8/3K4/4n3 w - - 0 1', tb, 6))).toBe(2);
+    expect(play('2k5/8/1n1K4/4R3/8/8/8/8 w - - 0 1', tb, 4)).toBe('d6c6');
+  });
 });
