@@ -23,8 +23,14 @@
 // (WDL once the fifty-move counter is counted; cursed wins and blessed
 // losses as draws): with a subset, the move played must never be worse
 // than the move played with no tables, and every move the subset's root
-// ranking keeps (Tablebases.rankRootMoves, by DTZ where the search would,
-// else by WDL) must have the best value. Prints each failure and the counts.
+// ranking keeps (Tablebases.restrictRoot, by DTZ where the search would,
+// else by WDL) must have the best value; where only some moves could be
+// ranked, the moves kept must include one of the best value. Every probe answer a subset gives,
+// at the root and in the search, is compared with the full set's too; a
+// move worse than without tables is searched again alone, beside the other,
+// to tell the tables' doing from the search's (move order and pruning
+// differ whenever anything does).
+// Prints each failure and the counts.
 //
 //   npx tsx bench/syzygy-oracle.ts <tables folder> --partial 1000 [--subsets 4] [--depth 6] [--seed 1]
 
@@ -164,21 +170,28 @@ function againstFullSet(count: number): void {
   const searcher = new Searcher(4);
   const use = { probeDepth: 1, rule50: true, probeLimit: 7 };
   /** The move a search to `depth` plays in pos with tb (null: none), from an empty hash table. */
-  const play = (pos: Position, tb: Tablebases | null): number => {
+  const search = (pos: Position, tb: Tablebases | null, searchmoves: string[]): { move: number; score: number } => {
     searcher.clear();
     searcher.setTablebases(tb, use);
-    return searcher.go(pos, { depth, infinite: false, ponder: false, searchmoves: [] }, DEFAULT_SEARCH_OPTIONS, new SearchControl()).move;
+    return searcher.go(pos, { depth, infinite: false, ponder: false, searchmoves }, DEFAULT_SEARCH_OPTIONS, new SearchControl());
   };
+  const play = (pos: Position, tb: Tablebases | null): number => search(pos, tb, []).move;
   const moves = new Int32Array(MAX_MOVES);
   const ranks = new Int32Array(MAX_MOVES);
+  const mayPlay = new Uint8Array(MAX_MOVES).fill(1);
+  const keep = new Uint8Array(MAX_MOVES);
   let positions = 0;
   let trials = 0;
   let ranked = 0;
+  let partialRanked = 0;
   let changed = 0;
   let worse = 0;
   let badRank = 0;
   let shortOfBest = 0;
   let shortWithout = 0;
+  let ordering = 0;
+  let answers = 0;
+  let wrongAnswers = 0;
   const t0 = performance.now();
   for (let tries = 0; positions < count && tries < count * 1000; tries++) {
     const name = tables[next(tables.length)];
@@ -223,18 +236,39 @@ function againstFullSet(count: number): void {
         if (memory.files.has(`${t}.rtbz`) && next(100) < 100 * keepDtz) names.push(`${t}.rtbz`);
       }
       const tb = memory.subset(names);
+      // Every answer the subset gives (at the root and in the search) against the full set's.
+      for (const kind of ['probeWdl', 'probeDtz'] as const) {
+        const probe = tb[kind].bind(tb);
+        tb[kind] = (p: Position): number => {
+          const v = probe(p);
+          if (v === PROBE_FAILED) return v;
+          answers++;
+          if (v !== full[kind](p)) {
+            wrongAnswers++;
+            if (wrongAnswers <= 20) console.log(`${p.fen()}: [${names.join(' ')}] ${kind} ${v}, the full set ${full[kind](p)}`);
+          }
+          return v;
+        };
+      }
       trials++;
-      // The root's ranking, as the search makes it.
-      const dtz = tb.hasDtz(pos) && tb.rankRootMoves(pos, moves, n, ranks, true, true, false);
-      if (dtz || tb.rankRootMoves(pos, moves, n, ranks, false, true, false)) {
-        ranked++;
-        let top = -Infinity;
-        for (let i = 0; i < n; i++) top = Math.max(top, ranks[i]);
+      // The root's ranking, as the search makes it: a complete one keeps only moves of the best value,
+      // a partial one at least one of them.
+      const kind = tb.restrictRoot(pos, moves, n, mayPlay, keep, ranks, true, false);
+      if (kind !== 'none') {
+        if (kind === 'partial') partialRanked++;
+        else ranked++;
+        let keptBest = -1;
         for (let i = 0; i < n; i++) {
-          if (ranks[i] !== top || values[i] === best) continue;
+          if (keep[i] === 0) continue;
+          keptBest = Math.max(keptBest, values[i]);
+          if (kind === 'partial' || values[i] === best) continue;
           badRank++;
           if (badRank <= 20)
             console.log(`${fen}: [${names.join(' ')}] ranks ${moveToUci(pos, moves[i])} first (${values[i]}), best ${best}`);
+        }
+        if (keptBest < best) {
+          badRank++;
+          if (badRank <= 20) console.log(`${fen}: [${names.join(' ')}] ${kind} ranking keeps no move of the best value ${best}`);
         }
       }
       const move = play(pos, tb);
@@ -243,9 +277,15 @@ function againstFullSet(count: number): void {
       if (v < best) shortOfBest++;
       if (v < v0) {
         worse++;
+        // Asked of each move alone, does the same search with the subset score the better one higher? Then
+        // it misjudged the move it played in the search of all (move order, pruning), not by the tables.
+        const played = search(pos, tb, [moveToUci(pos, move)]).score;
+        const other = search(pos, tb, [moveToUci(pos, without)]).score;
+        if (other > played) ordering++;
         if (worse <= 20)
           console.log(
-            `${fen}: [${names.join(' ')}] plays ${moveToUci(pos, move)} (${v}), without tables ${moveToUci(pos, without)} (${v0})`,
+            `${fen}: [${names.join(' ')}] plays ${moveToUci(pos, move)} (${v}), without tables ${moveToUci(pos, without)} (${v0}); ` +
+              `searched alone with the subset: ${played} and ${other}`,
           );
       }
     }
@@ -253,8 +293,10 @@ function againstFullSet(count: number): void {
   const s = (performance.now() - t0) / 1000;
   console.log(
     `${positions} positions x ${subsets} subsets = ${trials} trials at depth ${depth} (${s.toFixed(0)} s): ` +
-      `${ranked} ranked at the root, ${badRank} ranked moves not keeping the full set's value; ` +
+      `${answers} probe answers, ${wrongAnswers} unlike the full set's; ` +
+      `${ranked} ranked at the root and ${partialRanked} in part, ${badRank} rankings keeping a move short of the full set's value; ` +
       `${changed} moves other than without tables, ${worse} worse than without tables ` +
+      `(of which ${ordering} scored below the other move when each was searched alone with the subset) ` +
       `(short of the best: ${shortOfBest} with a subset, ${shortWithout} of ${positions} without tables)`,
   );
 }
