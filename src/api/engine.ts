@@ -286,7 +286,10 @@ export class Engine {
    * fifty-move counter of the position counted when the DTZ file is there),
    * its DTZ, and a move that keeps the result. Null when there are no
    * tablebases, the position is not in them (too many pieces, castling
-   * rights) or a file fails. Throws InvalidFenError or IllegalMoveError for a
+   * rights) or a file fails; what the tables cannot answer is never guessed
+   * (dtz null without a readable DTZ file, bestMove null when some move
+   * leads to a table that is missing or damaged). Files found damaged are
+   * named through onLog. Throws InvalidFenError or IllegalMoveError for a
    * bad position.
    */
   probe(position: PositionInput): TablebaseProbe | null {
@@ -294,6 +297,15 @@ export class Engine {
     const tb = this.tablebases;
     const { pos } = readPosition(position, this.chess960);
     if (tb === null || pos.castling !== 0) return null;
+    try {
+      return this.probeTables(tb, pos);
+    } finally {
+      for (const problem of tb.takeProblems()) this.onLog(`SyzygyPath: ${problem}`);
+    }
+  }
+
+  /** probe()'s answer: what the tables can say of pos, null where they cannot. */
+  private probeTables(tb: Tablebases, pos: Position): TablebaseProbe | null {
     const w0 = tb.probeWdl(pos);
     if (w0 === PROBE_FAILED) return null;
     const d = tb.probeDtz(pos);
@@ -304,7 +316,9 @@ export class Engine {
     const ranks = new Int32Array(n);
     const values = new Int32Array(n);
     let best = -1;
-    if (n > 0 && tb.rankRootMoves(pos, moves.subarray(0, n), n, ranks, dtz !== null, true, false, values)) {
+    // By DTZ where it can be read for every move, else by WDL; no move when some move cannot be probed at all.
+    const rank = (byDtz: boolean): boolean => tb.rankRootMoves(pos, moves.subarray(0, n), n, ranks, byDtz, true, false, values);
+    if (n > 0 && ((dtz !== null && rank(true)) || rank(false))) {
       for (let i = 0; i < n; i++) {
         if (best < 0 || ranks[i] > ranks[best]) best = i;
         // Among equals: the quickest zeroing win, the longest defence.
@@ -328,6 +342,7 @@ export class Engine {
   async close(): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;
+    this.tablebases?.close();
     await this.host.close();
   }
 

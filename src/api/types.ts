@@ -55,11 +55,15 @@ export interface TablebaseProbe {
   wdl: 'win' | 'cursed-win' | 'draw' | 'blessed-loss' | 'loss';
   /**
    * Plies to the next capture or pawn move (distance to zeroing): positive
-   * when winning, negative when losing, 0 drawn; null without the DTZ file.
+   * when winning, negative when losing, 0 drawn; null without a readable DTZ file.
    * The fifty-move counter of the position is counted in wdl, not here.
    */
   dtz: number | null;
-  /** A move that keeps the result (the quickest win, the longest defence); null with no legal move. */
+  /**
+   * A move that keeps the result (the quickest win, the longest defence);
+   * null with no legal move, or when the tables cannot answer for every move
+   * (one leads to a table that is missing or damaged): never a guess.
+   */
   bestMove: Move | null;
 }
 

@@ -225,6 +225,8 @@ class SearchWorker {
   setSyzygy(settings: SyzygySettings, tell: boolean): void {
     if (settings.path !== this.syzygyPath) {
       this.syzygyPath = settings.path;
+      // (The searcher is told below; no search runs while a setting is applied.)
+      this.tablebases?.close();
       this.tablebases = null;
       if (settings.path.trim() !== '' && settings.path !== '<empty>') {
         const { tb, note } = openTablebases(settings.path);
@@ -326,6 +328,8 @@ class SearchWorker {
       // Normally done by the search already; a search that failed must not leave its helpers running.
       helpers?.finish();
     }
+    // Table files found damaged during this search (the search went on without them).
+    for (const problem of this.tablebases?.takeProblems() ?? []) note(`SyzygyPath: ${problem}`);
 
     // The protocol: no bestmove before `stop` in infinite mode, or before
     // ponderhit/stop while pondering, even if the search ended early.

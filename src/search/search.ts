@@ -135,6 +135,9 @@ export class Searcher implements MctsHost {
   /** The root's moves as ranked by the tablebases this search, and their ranks, when the root was in the tables. */
   private readonly rootTbMoves = new Int32Array(MAX_MOVES);
   private readonly rootRanks = new Int32Array(MAX_MOVES);
+  /** Scratch for rankRootByTablebases: the root moves the search may play, and those the tables keep. */
+  private readonly rootMayPlay = new Uint8Array(MAX_MOVES);
+  private readonly rootKeep = new Uint8Array(MAX_MOVES);
   private rootTbCount = 0;
   private rootInTables = false;
 
@@ -398,11 +401,13 @@ export class Searcher implements MctsHost {
 
   /**
    * With the root in the tablebases: ranks the root moves by them
-   * (Tablebases.rankRootMoves: by DTZ where the files are there, else by
+   * (Tablebases.restrictRoot: by DTZ where the files are there, else by
    * WDL) and leaves out all but the best-ranked, so that a won position is
    * converted within the fifty-move rule and a drawn one is not lost.
    * With DTZ the search below the root then probes no more (the root's
-   * moves already keep the result). Returns how many moves remain.
+   * moves already keep the result). When some moves lead where the tables
+   * cannot answer, only the moves proven worse are left out, and the lines
+   * show searched scores. Returns how many moves remain.
    */
   private rankRootByTablebases(rootCount: number, allowed: number): number {
     const tb = this.tb;
@@ -414,21 +419,23 @@ export class Searcher implements MctsHost {
     const moves = this.rootTbMoves;
     moves.set(this.moves.subarray(0, rootCount));
     this.rootTbCount = rootCount;
-    const repeated = pos.isRepetition();
-    const dtz = tb.hasDtz(pos) && tb.rankRootMoves(pos, moves, rootCount, this.rootRanks, true, this.tbUse.rule50, repeated);
-    if (!dtz && !tb.rankRootMoves(pos, moves, rootCount, this.rootRanks, false, this.tbUse.rule50, repeated)) return allowed;
-    this.rootInTables = true;
+    const may = this.rootMayPlay;
+    for (let i = 0; i < rootCount; i++) may[i] = this.isRootExcluded(moves[i]) ? 0 : 1;
+    const keep = this.rootKeep;
+    const kind = tb.restrictRoot(pos, moves, rootCount, may, keep, this.rootRanks, this.tbUse.rule50, pos.isRepetition());
+    if (kind === 'none') return allowed;
+    this.rootInTables = kind !== 'partial';
     this.tbHits += rootCount;
-    let best = -Infinity;
-    for (let i = 0; i < rootCount; i++) if (!this.isRootExcluded(moves[i])) best = Math.max(best, this.rootRanks[i]);
     let left = 0;
     for (let i = 0; i < rootCount; i++) {
-      if (this.isRootExcluded(moves[i])) continue;
-      if (this.rootRanks[i] < best) this.rootExcluded[this.rootExcludedCount++] = moves[i];
+      if (may[i] === 0) continue;
+      if (keep[i] === 0) this.rootExcluded[this.rootExcludedCount++] = moves[i];
       else left++;
     }
     // Below a root ranked by DTZ (or drawn or lost by WDL) probing adds nothing the root's ranks do not give.
-    if (dtz || best <= 0) this.tbLimit = 0;
+    let best = -Infinity;
+    for (let i = 0; i < rootCount; i++) if (keep[i] !== 0) best = Math.max(best, this.rootRanks[i]);
+    if (kind === 'dtz' || (kind === 'wdl' && best <= 0)) this.tbLimit = 0;
     return left;
   }
 
@@ -688,7 +695,12 @@ export class Searcher implements MctsHost {
 
     // Tablebases: a position of few pieces just after a capture or pawn move
     // (the tables count the fifty-move rule from there), without castling
-    // rights. A result the window cannot change ends the node.
+    // rights. A result the window cannot change ends the node; at a PV node
+    // one it can still bounds the searched score (a win never scores below
+    // the table's win, a loss never above its loss), so that the search
+    // cannot trade the table's verdict for an evaluation's.
+    let tbFloor = -INFINITE;
+    let tbCeiling = INFINITE;
     if (this.tbLimit > 0 && !isRoot && excluded === 0 && pos.halfmove === 0 && pos.castling === 0) {
       const pieces = popcount64(pos.bb[0] | pos.bb[16], pos.bb[1] | pos.bb[17]);
       if (pieces <= this.tbLimit && (pieces < this.tbLimit || depth >= this.tbUse.probeDepth)) {
@@ -702,6 +714,10 @@ export class Searcher implements MctsHost {
             // No static eval: a later visit must not take 0 for one.
             tt.store(pos.keyLo, pos.keyHi, 0, depth + TB_DEPTH_BONUS, bound, scoreToTT(score, ply), NO_EVAL);
             return score;
+          }
+          if (isPv) {
+            if (bound === BOUND_LOWER) tbFloor = score;
+            else tbCeiling = score;
           }
         }
       }
@@ -856,6 +872,8 @@ export class Searcher implements MctsHost {
     if (picker.generated === 0) return inCheck ? -MATE + ply : 0;
     // Every move was excluded (MultiPV / searchmoves) or pruned.
     if (moveCount === 0) return isRoot ? -INFINITE : alpha;
+    if (bestScore < tbFloor) bestScore = tbFloor;
+    else if (bestScore > tbCeiling) bestScore = tbCeiling;
     if (!(isRoot && this.rootExcludedCount > 0) && excluded === 0)
       this.storeResult(depth, ply, bestScore, bestMove, alphaOrig, beta, inCheck, rawEval, staticEval);
     return bestScore;

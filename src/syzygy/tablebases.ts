@@ -17,8 +17,9 @@ import { generateMoves } from '../board/movegen.js';
 import type { Position } from '../board/position.js';
 import { EN_PASSANT, KING, MAX_MOVES, PAWN, WHITE, moveFrom, moveKind, moveTo } from '../board/types.js';
 import { errorText, fileProblem } from '../util/errors.js';
+import { checksumMatches } from './checksum.js';
 import { encode, leadingPawnFile } from './encoding.js';
-import { type Material, PagedFile, Table, type TableFile } from './table.js';
+import { DamagedTableError, type Material, PagedFile, Table, type TableFile } from './table.js';
 
 /** How the prober reaches files: the platform's, injected (the board layer reads no files itself). */
 export interface TableStore {
@@ -35,9 +36,23 @@ const NAME_TYPES = [5, 4, 3, 2, 1];
 const MAX_PIECES = 7;
 /** Pages cached per file. */
 const PAGES_PER_FILE = 64;
+/** Pages cached while the folder scan checks a file's header. */
+const PAGES_TO_CHECK = 4;
+/**
+ * Files of at most this many bytes (every file of 3 and 4 pieces) are read
+ * whole at the scan and checked against the checksum their generator
+ * appended; larger ones only by their header (reading them whole would
+ * make the scan of a large set take minutes).
+ */
+const CHECKSUM_LIMIT = 1 << 20;
 
 /** The result of a probe that could not be answered (no table, or a file that failed). */
 export const PROBE_FAILED = -1000;
+/** The rank rankRootMoves gives, when asked for a partial ranking, to a move the tables cannot answer for. */
+const UNRANKED = -0x40000000;
+
+/** How the tables ranked a root (Tablebases.restrictRoot). */
+export type RootRanking = 'dtz' | 'wdl' | 'partial' | 'none';
 
 /** A material key: counts of Q R B N P of white (bits 0-14) and black (15-29), three bits each. */
 function keyOf(counts: ArrayLike<number>, white: number, black: number): number {
@@ -53,7 +68,7 @@ function keyOf(counts: ArrayLike<number>, white: number, black: number): number 
 class Entry {
   wdl: Table | null = null;
   dtzTable: Table | null = null;
-  /** Set when a file failed to open or parse: the table is not probed again. */
+  /** Set when a file failed to open or parse at its first probe: the table is not probed again. */
   broken = false;
 
   constructor(
@@ -121,20 +136,39 @@ export class Tablebases {
   private readonly moves = new Int32Array(MAX_MOVES * 32);
   /** Set by probeWdl: 2 when the value comes from a capture (or en passant) that probeDtz must not look up. */
   private wdlFromCapture = false;
+  /** The WDL probeDtz's value was read under. */
+  private dtzWdl = 0;
   /** Set by a probe that found no table, or a file that failed. */
   private failed = false;
+  /** What takeProblems() gives, and the files already named in it. */
+  private readonly lateProblems: string[] = [];
+  private readonly named = new Set<string>();
 
-  constructor(private readonly store: TableStore) {}
+  /** checksumLimit: files up to this size are checked against their checksum at the scan (tests set 0 to probe damaged data). */
+  constructor(
+    private readonly store: TableStore,
+    private readonly checksumLimit = CHECKSUM_LIMIT,
+  ) {}
 
-  /** Forgets every table, then looks for tables in each folder of `path` (':'-separated, ';' on Windows). */
+  /**
+   * Forgets every table, then looks for tables in each folder of `path`
+   * (':'-separated, ';' on Windows). Each file is checked (its header
+   * against its name and its size; see Table) and closed again: a bad WDL
+   * file leaves its table out, a bad DTZ file leaves the table without DTZ,
+   * and each is named in `problems` with what is wrong. A table's DTZ file
+   * may lie in another folder than its WDL file.
+   */
   scan(path: string, separator = ':'): TablebaseScan {
-    this.entries.clear();
-    this.maxPieces = 0;
+    this.close();
+    this.lateProblems.length = 0;
     const result: TablebaseScan = { wdl: 0, dtz: 0, maxPieces: 0, problems: [] };
     const folders = path
       .split(separator)
       .map((f) => f.trim())
       .filter((f) => f !== '' && f !== '<empty>');
+    // The first folder that holds a file has it.
+    const wdlFiles = new Map<string, string>();
+    const dtzFiles = new Map<string, string>();
     for (const folder of folders) {
       let names: string[];
       try {
@@ -143,25 +177,78 @@ export class Tablebases {
         result.problems.push(`cannot read the folder ${folder}: ${fileProblem(e)}`);
         continue;
       }
-      const present = new Set(names);
-      for (const file of names) {
-        const m = /^(.*)\.rtbw$/.exec(file);
-        if (m === null) continue;
-        const material = materialOf(m[1]);
-        if (material === null) continue;
-        const white = keyOf(material.counts, 0, 8);
-        if (this.entries.has(white)) continue; // the first folder that has it
-        const dtzName = `${m[1]}.rtbz`;
-        const entry = new Entry(m[1], material, `${folder}/${file}`, present.has(dtzName) ? `${folder}/${dtzName}` : null);
-        this.entries.set(white, entry);
-        this.entries.set(keyOf(material.counts, 8, 0), entry);
-        result.wdl++;
-        if (entry.dtzPath !== null) result.dtz++;
-        this.maxPieces = Math.max(this.maxPieces, material.count);
+      for (const file of names.slice().sort()) {
+        const m = /^(.*)\.rtb([wz])$/.exec(file);
+        if (m === null || materialOf(m[1]) === null) continue;
+        const files = m[2] === 'w' ? wdlFiles : dtzFiles;
+        if (!files.has(m[1])) files.set(m[1], `${folder}/${file}`);
       }
+    }
+    for (const [name, dtzPath] of dtzFiles) {
+      if (!wdlFiles.has(name)) result.problems.push(`${dtzPath}: no ${name}.rtbw beside it; left out`);
+    }
+    for (const [name, wdlPath] of wdlFiles) {
+      const material = materialOf(name)!;
+      const white = keyOf(material.counts, 0, 8);
+      if (this.entries.has(white)) continue; // the same material named the other way round (KRvKQ beside KQvKR)
+      const wdlProblem = this.checkFile(wdlPath, material, false);
+      if (wdlProblem !== null) {
+        result.problems.push(`${wdlPath}: ${wdlProblem}; ${name} left out`);
+        continue;
+      }
+      let dtzPath = dtzFiles.get(name) ?? null;
+      if (dtzPath !== null) {
+        const dtzProblem = this.checkFile(dtzPath, material, true);
+        if (dtzProblem !== null) {
+          result.problems.push(`${dtzPath}: ${dtzProblem}; ${name} probed without DTZ`);
+          dtzPath = null;
+        }
+      }
+      const entry = new Entry(name, material, wdlPath, dtzPath);
+      this.entries.set(white, entry);
+      this.entries.set(keyOf(material.counts, 8, 0), entry);
+      result.wdl++;
+      if (entry.dtzPath !== null) result.dtz++;
+      this.maxPieces = Math.max(this.maxPieces, material.count);
     }
     result.maxPieces = this.maxPieces;
     return result;
+  }
+
+  /** What is wrong with a table's file (opened, its header read and checked, closed), or null if nothing. */
+  private checkFile(path: string, material: Material, dtz: boolean): string | null {
+    let file: TableFile;
+    try {
+      file = this.store.open(path);
+    } catch (e) {
+      return `cannot be opened: ${fileProblem(e)}`;
+    }
+    try {
+      new Table(new PagedFile(file, PAGES_TO_CHECK), material, dtz);
+      if (file.size <= this.checksumLimit) {
+        const bytes = new Uint8Array(file.size);
+        for (let done = 0; done < bytes.length; ) {
+          const n = file.read(bytes, done, bytes.length - done, done);
+          if (n <= 0) return 'cannot be read: it ended early';
+          done += n;
+        }
+        if (!checksumMatches(bytes)) return 'its checksum does not match its contents';
+      }
+      return null;
+    } catch (e) {
+      return e instanceof DamagedTableError ? e.message : `cannot be read: ${fileProblem(e)}`;
+    } finally {
+      file.close?.();
+    }
+  }
+
+  /**
+   * Files found damaged since the scan (at their first probe, or by a probe
+   * that walked off their data), once each: for the host to report. Empties
+   * the list.
+   */
+  takeProblems(): string[] {
+    return this.lateProblems.splice(0);
   }
 
   /** The table of pos's material, with whether pos's colours are the table's swapped; null if there is none. */
@@ -185,9 +272,18 @@ export class Tablebases {
       else entry.wdl = table;
       return table;
     } catch (e) {
+      // (Sound at the scan: changed or unreadable since.)
       entry.broken = true;
-      throw new Error(`${path}: ${errorText(e)}`);
+      this.problem(path, `${errorText(e)}; ${entry.name} left out`);
+      return null;
     }
+  }
+
+  /** Notes a problem of a file for takeProblems(), once per file. */
+  private problem(path: string, text: string): void {
+    if (this.named.has(path)) return;
+    this.named.add(path);
+    this.lateProblems.push(`${path}: ${text}`);
   }
 
   /**
@@ -210,14 +306,25 @@ export class Tablebases {
       this.failed = true;
       return 0;
     }
-    const m = entry.material;
+    try {
+      return this.decode(pos, found.flip, entry.material, table, dtz, wdl);
+    } catch (e) {
+      // Damaged data (the file passed the scan's checks): this probe fails, the search goes on without it.
+      this.failed = true;
+      this.problem(dtz ? entry.dtzPath! : entry.wdlPath, `damaged: ${errorText(e)}`);
+      return 0;
+    }
+  }
+
+  /** probeTable's reading of the table: throws DamagedTableError when its data is not what the format says. */
+  private decode(pos: Position, tableFlip: boolean, m: Material, table: Table, dtz: boolean, wdl: number): number {
     let flip: boolean;
     let bside: number;
     if (m.symmetric) {
       flip = pos.side !== WHITE;
       bside = 0;
     } else {
-      flip = found.flip;
+      flip = tableFlip;
       bside = (pos.side === WHITE) === flip ? 1 : 0;
     }
     const p = this.squares;
@@ -261,6 +368,8 @@ export class Tablebases {
       const code = pieces[i] ^ (flip ? 8 : 0);
       let lo = pos.lo(code);
       let hi = pos.hi(code);
+      // (The scan checked the table's pieces against its name: never so, unless the file changed.)
+      if ((lo | hi) === 0) throw new DamagedTableError('a piece the position does not have');
       while (lo !== 0) {
         const low = lo & -lo;
         lo ^= low;
@@ -312,13 +421,20 @@ export class Tablebases {
   /** WDL (dtz false) or DTZ of pos, PROBE_FAILED when a file fails to read or is damaged. */
   private guarded(pos: Position, dtz: boolean): number {
     this.failed = false;
+    const ply = pos.ply;
     let v: number;
     try {
       v = dtz ? this.dtz(pos, 1) : this.wdl(pos, 1);
     } catch {
+      // Nothing should throw (probeTable catches what a file does); if it does, pos is put back as it was.
+      while (pos.ply > ply) pos.unmakeMove();
       return PROBE_FAILED;
     }
-    return this.failed ? PROBE_FAILED : v;
+    if (this.failed) return PROBE_FAILED;
+    // A DTZ must agree with the WDL it was read under: a win in time zeroes within 100 plies (101 as the
+    // tables round), a cursed win not. Anything else is a damaged DTZ file.
+    if (dtz && v !== 0 && (Math.abs(this.dtzWdl) === 2 ? Math.abs(v) > MAX_DTZ_IN_TIME : Math.abs(v) <= 100)) return PROBE_FAILED;
+    return v;
   }
 
   /** probeWdl's work: sets wdlFromCapture when a capture (or en passant) gives the value. */
@@ -388,6 +504,7 @@ export class Tablebases {
 
   private dtz(pos: Position, depth: number): number {
     const wdl = this.wdl(pos, depth);
+    if (depth === 1) this.dtzWdl = wdl;
     if (this.failed || wdl === 0) return 0;
     if (this.wdlFromCapture) return WDL_TO_DTZ[wdl + 2];
     const at = depth * MAX_MOVES;
@@ -454,7 +571,9 @@ export class Tablebases {
    * (without the rule, cursed wins and blessed losses count as won and
    * lost). repeated: the position has been seen before since the last
    * capture or pawn move (a win then ranks below 1000, to avoid drifting
-   * into a repetition). False when a probe fails.
+   * into a repetition). False when any move's probe fails (a table its
+   * capture or promotion leads to is missing, or a file is damaged): then
+   * no move is ranked, and the caller must not use ranks[].
    */
   rankRootMoves(
     pos: Position,
@@ -466,49 +585,101 @@ export class Tablebases {
     repeated: boolean,
     /** If given, each move's DTZ from the root (dtz true) or WDL. */
     values?: Int32Array,
+    /** Rank the moves that can be ranked, the others UNRANKED (the result says whether all could be). */
+    partial = false,
   ): boolean {
     const counter = pos.halfmove;
+    let complete = true;
     for (let i = 0; i < count; i++) {
       pos.makeMove(moves[i]);
       let v: number;
       let mated = false;
+      let failed: boolean;
       if (dtz) {
         if (pos.halfmove === 0) {
           // A capture or pawn move: the WDL after it is the whole story.
           const w = this.probeWdl(pos);
-          v = w === PROBE_FAILED ? PROBE_FAILED : WDL_TO_DTZ[2 - w];
+          failed = w === PROBE_FAILED;
+          v = failed ? 0 : WDL_TO_DTZ[2 - w];
         } else {
           const d = this.probeDtz(pos);
-          v = d === PROBE_FAILED ? PROBE_FAILED : 0 - d;
+          failed = d === PROBE_FAILED;
+          v = failed ? 0 : 0 - d;
           if (v > 0) v++;
           else if (v < 0) v--;
         }
         if (v === 2) mated = pos.inCheck() && this.legal(pos, 0, false) === 0;
       } else {
         const w = this.probeWdl(pos);
-        v = w === PROBE_FAILED ? PROBE_FAILED : 0 - w;
+        failed = w === PROBE_FAILED;
+        v = failed ? 0 : 0 - w;
       }
       pos.unmakeMove();
-      if (v === PROBE_FAILED) return false;
+      // A move the tables cannot answer for ranks nothing: the root is not ranked at all (or that move is not).
+      if (failed) {
+        if (!partial) return false;
+        complete = false;
+        ranks[i] = UNRANKED;
+        if (values !== undefined) values[i] = 0;
+        continue;
+      }
       if (mated) v = 1;
       if (values !== undefined) values[i] = v;
       if (dtz) {
+        // (A win, however near the fifty-move edge, above a draw; a loss below it.)
         ranks[i] =
           v > 0
             ? v + counter <= 99 && !repeated
               ? 1000
-              : 1000 - (v + counter)
+              : Math.max(1, 1000 - (v + counter))
             : v < 0
               ? -v * 2 + counter < 100
                 ? -1000
-                : -1000 + (-v + counter)
+                : Math.min(-1, -1000 + (-v + counter))
               : 0;
-      } else {
-        if (!useRule50) v = v > 0 ? 2 : v < 0 ? -2 : 0;
-        ranks[i] = WDL_TO_RANK[v + 2];
-      }
+      } else ranks[i] = wdlRank(v, useRule50);
     }
-    return true;
+    return complete;
+  }
+
+  /**
+   * Which root moves the tables let the search play (keep[i] = 1), among
+   * those it may (allowed[i] = 1; searchmoves and MultiPV leave some out):
+   * with every move ranked (by DTZ where the root's table has it, else by
+   * WDL), the best-ranked, and ranks[] hold the ranks ('dtz', 'wdl'). When
+   * some moves lead where the tables cannot answer ('partial'), only what
+   * is proven is used: a ranked move that another ranked move beats by WDL
+   * is left out, and the moves not ranked are kept, unless a ranked move
+   * has the root's own WDL (none can do better). 'none': no move ranked,
+   * every allowed move kept.
+   */
+  restrictRoot(
+    pos: Position,
+    moves: ArrayLike<number>,
+    count: number,
+    allowed: Uint8Array,
+    keep: Uint8Array,
+    ranks: Int32Array,
+    useRule50: boolean,
+    repeated: boolean,
+  ): RootRanking {
+    let kind: RootRanking = 'none';
+    if (this.hasDtz(pos) && this.rankRootMoves(pos, moves, count, ranks, true, useRule50, repeated)) kind = 'dtz';
+    else if (this.rankRootMoves(pos, moves, count, ranks, false, useRule50, repeated, undefined, true)) kind = 'wdl';
+    let best = UNRANKED;
+    for (let i = 0; i < count; i++) if (allowed[i] !== 0 && ranks[i] > best) best = ranks[i];
+    if (best === UNRANKED) kind = 'none';
+    else if (kind === 'none') kind = 'partial';
+    // In a partial ranking, the unranked moves may be left out only if a ranked one has the root's value.
+    let dropUnranked = kind !== 'partial';
+    if (kind === 'partial') {
+      const w = this.probeWdl(pos);
+      dropUnranked = w !== PROBE_FAILED && wdlRank(w, useRule50) === best;
+    }
+    for (let i = 0; i < count; i++) {
+      keep[i] = allowed[i] !== 0 && (kind === 'none' || ranks[i] === best || (ranks[i] === UNRANKED && !dropUnranked)) ? 1 : 0;
+    }
+    return kind;
   }
 
   /** Whether every table the root needs has its DTZ file: the material of pos and what its captures and promotions lead to are not checked; the first probe that fails says so. */
@@ -517,14 +688,31 @@ export class Tablebases {
     return found !== null && found.entry.dtzPath !== null;
   }
 
+  /** Closes every file opened and forgets every table (a new scan, or tables no longer used). */
+  close(): void {
+    for (const entry of new Set(this.entries.values())) {
+      entry.wdl?.file.file.close?.();
+      entry.dtzTable?.file.file.close?.();
+    }
+    this.entries.clear();
+    this.maxPieces = 0;
+  }
+
   /** The table names found, with whether each has its DTZ file: for tests and `info string`. */
   tableNames(): string[] {
     return [...new Set(this.entries.values())].map((e) => e.name).sort();
   }
 }
 
+/** The largest DTZ of a win in time as the tables give it (100 plies, one more where they round). */
+const MAX_DTZ_IN_TIME = 101;
 /** The root ranks of the WDL values -2..2 (rankRootMoves without DTZ). */
 const WDL_TO_RANK = [-1000, -899, 0, 899, 1000];
+
+/** The root rank of a WDL value (without the fifty-move rule, cursed wins and blessed losses as won and lost). */
+function wdlRank(wdl: number, useRule50: boolean): number {
+  return WDL_TO_RANK[(useRule50 ? wdl : wdl > 0 ? 2 : wdl < 0 ? -2 : 0) + 2];
+}
 /** DTZ of the positions whose value a capture or pawn move decides: -2..2 to -1, -101, 0, 101, 1. */
 const WDL_TO_DTZ = [-1, -101, 0, 101, 1];
 /** Which DTZ map a WDL value reads. */

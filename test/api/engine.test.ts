@@ -2,10 +2,11 @@
 // dist/node/index.js (made by `npm run build`), with the types of its sources.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scratchDir } from '../scratch.js';
 import { ROOT } from '../uci/engine-process.js';
 
 type Api = typeof import('../../src/api/index.js');
@@ -354,6 +355,35 @@ describe('tablebases', () => {
       const result = await tb.analyse(won, { depth: 5 });
       expect(result.score).toEqual({ type: 'cp', value: 19999 });
       expect(tb.probe({ fen: won, moves: [result.bestMove!.uci] })!.wdl).toBe('loss');
+    } finally {
+      await tb.close();
+    }
+  }, 30000);
+
+  it('names a mislabelled file through onLog and answers without it', async () => {
+    const dir = scratchDir('kestrel-api-syzygy-');
+    copyFileSync(join(folder, 'KRvK.rtbw'), join(dir, 'KQvK.rtbw'));
+    copyFileSync(join(folder, 'KRvK.rtbz'), join(dir, 'KQvK.rtbz'));
+    const logs: string[] = [];
+    const tb = new api.Engine({ syzygyPath: dir, onLog: (l) => logs.push(l) });
+    try {
+      expect(logs).toContain(`SyzygyPath: ${dir}/KQvK.rtbw: its header holds other pieces than its name says; KQvK left out`);
+      // (It never returned: KRvK's header read as KQvK's.)
+      expect(tb.probe('8/8/8/4k3/8/8/8/4K2Q b - - 0 1')).toBeNull();
+    } finally {
+      await tb.close();
+    }
+  }, 30000);
+
+  it('names no move the tables cannot answer for (a folder lacking tables)', async () => {
+    const dir = scratchDir('kestrel-api-syzygy-');
+    for (const f of ['KPvKP.rtbw', 'KPvKP.rtbz']) copyFileSync(join(folder, f), join(dir, f));
+    const tb = new api.Engine({ syzygyPath: dir });
+    try {
+      // Only b5c4 draws; after every move Black's king may take h3, into KPvK, which is not there.
+      expect(tb.probe('8/8/8/1K6/3p4/7P/6k1/8 w - - 0 1')).toEqual({ wdl: 'draw', dtz: 0, bestMove: null });
+      // Only h3g2 draws; the DTZ after the other moves needs KQvKP (not there), their WDL does not: ranked by WDL.
+      expect(tb.probe('8/6k1/4P3/8/8/7K/5p2/8 w - - 0 1')?.bestMove?.uci).toBe('h3g2');
     } finally {
       await tb.close();
     }

@@ -71,6 +71,33 @@ describe('Syzygy tablebases', () => {
     expect(broken.probeWdl(new Position('8/8/8/4k3/8/8/8/1Q2K3 w - - 0 1'))).toBe(2);
   });
 
+  it('closes the files it opened when it scans again or is closed', () => {
+    const open = new Set<string>();
+    let opened = 0;
+    const counting: TableStore = {
+      list: store.list,
+      open: (path) => {
+        const file = store.open(path);
+        open.add(path);
+        opened++;
+        return { ...file, close: () => open.delete(path) };
+      },
+    };
+    const tb = new Tablebases(counting);
+    tb.scan(FOLDER);
+    // The scan opens, checks and closes every file.
+    expect(opened).toBe(18);
+    expect(open.size).toBe(0);
+    expect(tb.probeDtz(new Position('R7/8/4K3/7k/8/8/3n4/8 w - - 0 1'))).toBe(20);
+    expect(open.size).toBeGreaterThan(0);
+    tb.scan(FOLDER);
+    expect(open.size).toBe(0);
+    tb.probeWdl(new Position('8/8/8/4k3/8/8/8/R3K3 w - - 0 1'));
+    tb.close();
+    expect(open.size).toBe(0);
+    expect(tb.maxPieces).toBe(0);
+  });
+
   it('numbers six- and seven-piece positions past 2^31 exactly', () => {
     // A pawnless 7-piece material, groups of 3 (first) + 2 + 2 like pieces, with factors as large as the format's.
     const norm = Uint8Array.from([3, 0, 0, 2, 0, 2, 0]);

@@ -3,12 +3,14 @@
 // that keep the win and shown as a tablebase win, and probes below the root
 // count in tbhits.
 
-import { fstatSync, openSync, readSync, readdirSync } from 'node:fs';
+import { copyFileSync, fstatSync, openSync, readSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseUciMove } from '../../src/board/notation.js';
 import { Position } from '../../src/board/position.js';
 import { Tablebases } from '../../src/syzygy/tablebases.js';
+import { scratchDir } from '../scratch.js';
 import { useEngines } from './engine-process.js';
 
 const FOLDER = fileURLToPath(new URL('../data/syzygy', import.meta.url));
@@ -57,6 +59,27 @@ describe('SyzygyPath', () => {
     const lines = await e.collectUntil(/^bestmove /, 20000);
     const hits = lines.filter((l) => / tbhits \d+/.test(l)).map((l) => Number(/ tbhits (\d+)/.exec(l)![1]));
     expect(Math.max(...hits)).toBeGreaterThan(0);
+  }, 30000);
+
+  it('names each damaged or mislabelled file, leaves it out and plays on', async () => {
+    // KRvK's files under KQvK's names (issue 92: the search hung), a pair of empty files, and a good KRvK.
+    const dir = scratchDir('kestrel-uci-syzygy-');
+    copyFileSync(join(FOLDER, 'KRvK.rtbw'), join(dir, 'KQvK.rtbw'));
+    copyFileSync(join(FOLDER, 'KRvK.rtbz'), join(dir, 'KQvK.rtbz'));
+    copyFileSync(join(FOLDER, 'KRvK.rtbw'), join(dir, 'KRvK.rtbw'));
+    writeFileSync(join(dir, 'KNvK.rtbw'), '');
+    writeFileSync(join(dir, 'KNvK.rtbz'), '');
+    const e = await engine();
+    e.send(`setoption name SyzygyPath value ${dir}`);
+    expect(await e.sync()).toEqual([
+      `info string SyzygyPath: ${dir}/KNvK.rtbw: empty (0 bytes); KNvK left out`,
+      `info string SyzygyPath: ${dir}/KQvK.rtbw: its header holds other pieces than its name says; KQvK left out`,
+      'info string SyzygyPath: 1 tables (0 with DTZ) up to 3 pieces',
+    ]);
+    e.send('position fen 8/8/8/4k3/8/8/8/4K2Q b - - 0 1');
+    e.send('go depth 3');
+    const lines = await e.collectUntil(/^bestmove /, 20000);
+    expect(lines[lines.length - 1]).toMatch(/^bestmove e5/);
   }, 30000);
 
   it('says a folder cannot be read, and plays on without tables', async () => {
