@@ -20,7 +20,7 @@ import { MAX_MOVES } from '../src/board/types.js';
 import { embeddedNetwork } from '../src/eval/index.js';
 import { NnueEvaluator } from '../src/eval/nnue/evaluator.js';
 import { SearchControl } from '../src/search/control.js';
-import type { SearchDriver } from '../src/search/drivers.js';
+import type { SearchDriver } from '../src/search/driver-list.js';
 import { DEFAULT_SEARCH_OPTIONS, type SearchEvent } from '../src/search/limits.js';
 import { Searcher } from '../src/search/search.js';
 

@@ -11,9 +11,9 @@
 
 import { Position } from '../src/board/position.js';
 import { SearchControl } from '../src/search/control.js';
-import { SEARCH_DRIVERS, type SearchDriver } from '../src/search/drivers.js';
+import { SEARCH_DRIVERS, type SearchDriver } from '../src/search/driver-list.js';
 import { DEFAULT_SEARCH_OPTIONS } from '../src/search/limits.js';
-import { EDGE_BYTES, NODE_BYTES } from '../src/search/mcts-tree.js';
+import { EDGE_BYTES, NODE_BYTES } from '../src/search/mcts/tree.js';
 import { Driver } from '../src/search/driver.js';
 import { numberOption } from './args.js';
 import { readEpdSuite } from './epd.js';

@@ -20,7 +20,7 @@ import { moveToUci } from '../src/board/notation.js';
 import { Position } from '../src/board/position.js';
 import { parseSan } from '../src/board/san.js';
 import { SearchControl } from '../src/search/control.js';
-import { SEARCH_DRIVERS, type SearchDriver } from '../src/search/drivers.js';
+import { SEARCH_DRIVERS, type SearchDriver } from '../src/search/driver-list.js';
 import { DEFAULT_SEARCH_OPTIONS, type SearchEvent } from '../src/search/limits.js';
 import { Searcher } from '../src/search/search.js';
 import { numberOption, positionals } from './args.js';

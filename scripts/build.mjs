@@ -244,7 +244,7 @@ async function buildAll() {
 }
 
 /** Modules of the engine (under src/) whose declarations the library's types use: each imports nothing. */
-const SHARED_DECLARATIONS = ['search/drivers'];
+const SHARED_DECLARATIONS = ['search/driver-list'];
 
 /** The library's declarations: tsc emits them for src/api, and the public ones are copied to dist/types. */
 function buildTypes() {

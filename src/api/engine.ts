@@ -12,14 +12,14 @@
 import type { Position } from '../board/position.js';
 import { EngineHost, type Job, type JobOutcome } from '../engine/host.js';
 import { SETTINGS, defaultIn, rangeText } from '../engine/settings.js';
-import { type EngineLine, scoreValue, shownScore, wdlOf } from '../engine/info.js';
+import { type EngineLine, scoreValue, shownScore, wdlOf } from '../engine/search-lines.js';
 import type { NetworkChoice } from '../engine/messages.js';
 import { NetworkError, decodeNetwork } from '../eval/index.js';
 import { platform } from '../platform/index.js';
-import { SEARCH_DRIVERS, isSearchDriver } from '../search/drivers.js';
+import { SEARCH_DRIVERS, isSearchDriver } from '../search/driver-list.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
 import { HAS_SHARED_MEMORY } from '../search/shared-memory.js';
-import { openTablebases } from '../engine/tablebases.js';
+import { openTablebases } from '../engine/tablebase-files.js';
 import { PROBE_FAILED, type Tablebases, wdlFromDtz } from '../syzygy/tablebases.js';
 import { MAX_MOVES, WHITE } from '../board/types.js';
 import { generateMoves } from '../board/movegen.js';

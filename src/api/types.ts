@@ -1,6 +1,6 @@
 // The library's public types (what docs/api.md describes).
 
-import type { SearchDriver } from '../search/drivers.js';
+import type { SearchDriver } from '../search/driver-list.js';
 
 /**
  * A position: a FEN, 'startpos', or a FEN (default: the start position)

@@ -19,7 +19,7 @@
 //     flag reaches the worker: `stop` replaces the worker instead, and an
 //     infinite or ponder search's answer is held here until `stop`.
 //
-// The host reports structured events (info.ts); it writes nothing itself.
+// The host reports structured events (search-lines.ts); it writes nothing itself.
 
 import { generateMoves } from '../board/movegen.js';
 import { moveToUci, NO_MOVE_UCI } from '../board/notation.js';
@@ -28,10 +28,10 @@ import { MAX_MOVES } from '../board/types.js';
 import { SearchControl } from '../search/control.js';
 import { DEFAULT_SEARCH_OPTIONS, type GoParams, type SearchOptions } from '../search/limits.js';
 import { SETTINGS } from './settings.js';
-import type { SyzygySettings } from './tablebases.js';
+import type { SyzygySettings } from './tablebase-files.js';
 import type { SearchParameterValues } from '../search/tuning.js';
 import { emergencyMove } from './fallback.js';
-import type { EngineLine } from './info.js';
+import type { EngineLine } from './search-lines.js';
 import { Job, type JobListener, type JobOutcome, type JobOwner, type JobRequest, watchdogMs } from './job.js';
 import { type FromWorker, type Maintenance, type NetworkChoice, type PositionSpec, loadPosition } from './messages.js';
 import { type KeepAlive, WorkerHost } from './worker-host.js';

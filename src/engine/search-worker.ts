@@ -14,7 +14,7 @@
 // entry serves the helpers, which workerData.helper tells apart.
 //
 // Everything the worker reports goes to the main thread as a message (search
-// lines structured, see info.ts); the worker never writes to stdout. Each job
+// lines structured, see search-lines.ts); the worker never writes to stdout. Each job
 // ends with exactly one `done` message, even when the search throws: then
 // the worker reports a note `error: ...` and answers with a legal fallback
 // move.
@@ -28,11 +28,11 @@ import { MAX_MOVES } from '../board/types.js';
 import { DEFAULT_BENCH_DEPTH, runBench } from '../search/bench.js';
 import { SearchControl } from '../search/control.js';
 import type { GoParams, SearchEvent, SearchOptions } from '../search/limits.js';
-import { engineLine } from './info.js';
+import { engineLine } from './search-lines.js';
 import { ShownMove, emergencyMove } from './fallback.js';
 import { Driver } from '../search/driver.js';
 import type { Tablebases } from '../syzygy/tablebases.js';
-import { type SyzygySettings, openTablebases } from './tablebases.js';
+import { type SyzygySettings, openTablebases } from './tablebase-files.js';
 import { WarmUp } from '../search/warmup.js';
 import { type SearchParameterValues, setSearchParameters } from '../search/tuning.js';
 import type { HelperThreads } from '../search/threads.js';

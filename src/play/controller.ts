@@ -21,7 +21,7 @@
 import { parseUciMove } from '../board/notation.js';
 import { BLACK, WHITE } from '../board/types.js';
 import type { SearchOutcome } from '../engine/host.js';
-import { type EngineLine, uciScore } from '../engine/info.js';
+import { type EngineLine, uciScore } from '../engine/search-lines.js';
 
 import { platform } from '../platform/index.js';
 import { Clock } from './clock.js';

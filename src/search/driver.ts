@@ -1,7 +1,7 @@
-// The search drivers side by side (drivers.ts lists them): a Driver chooses,
+// The search drivers side by side (driver-list.ts lists them): a Driver chooses,
 // for each `go`, alpha-beta (PVS or MTD(f), the Searcher's iterative
 // deepening), a strength level (strength.ts, which plays with PVS: the
-// levels were calibrated with it), or Monte Carlo tree search (mcts.ts),
+// levels were calibrated with it), or Monte Carlo tree search (mcts/mcts.ts),
 // whose tree it owns and keeps between the searches of a game. MTD(f)
 // stays inside the Searcher: it is another way to run an iteration of the
 // same alpha-beta search, and needs the Searcher's state at every pass.
@@ -10,10 +10,10 @@ import { generateMoves } from '../board/movegen.js';
 import type { Position } from '../board/position.js';
 import { MAX_MOVES } from '../board/types.js';
 import { type SearchControl, waitWhileInfinite } from './control.js';
-import { type SearchDriver, mctsSpec } from './drivers.js';
+import { type SearchDriver, mctsSpec } from './driver-list.js';
 import { type GoParams, NO_REPORT, type SearchOptions, type SearchReport, searchmovesAllow } from './limits.js';
-import { Mcts } from './mcts.js';
-import type { MctsTree } from './mcts-tree.js';
+import { Mcts } from './mcts/mcts.js';
+import type { MctsTree } from './mcts/tree.js';
 import * as P from './params.js';
 import { type SearchResult, Searcher } from './search.js';
 import { limitedSearch } from './strength.js';

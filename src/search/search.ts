@@ -6,12 +6,12 @@
 // pawn structure found (correction.ts). MTD(f) is offered as an alternative
 // at the root (options.driver 'mtdf': each iteration converges by
 // null-window searches instead of one aspiration window). The Monte Carlo
-// drivers live beside it (driver.ts chooses, mcts.ts searches): they use a
+// drivers live beside it (driver.ts chooses, mcts/mcts.ts searches): they use a
 // Searcher only through MctsHost, for its table, histories and quiescence
 // search. The Searcher runs inside a worker thread and polls
 // SearchControl for `stop` and `ponderhit`; it reports through SearchReport
 // events, which the search worker turns into structured lines
-// (src/engine/info.ts) for each front end to show.
+// (src/engine/search-lines.ts) for each front end to show.
 //
 // Parallel search (Lazy SMP, see threads.ts): with Threads > 1 the searcher
 // of the search worker is the main one (its ThreadRole names its helpers);
@@ -39,7 +39,7 @@ import {
   type SearchReport,
   searchmovesAllow,
 } from './limits.js';
-import type { MctsHost } from './mcts.js';
+import type { MctsHost } from './mcts/mcts.js';
 import { MovePicker } from './movepick.js';
 import * as P from './params.js';
 import { onSearchParametersChanged } from './tuning.js';
@@ -353,7 +353,7 @@ export class Searcher implements MctsHost {
     this.rootDepth = 2;
   }
 
-  /** An MCTS leaf's value (mcts.ts): the quiescence score of the position, side to move's view. */
+  /** An MCTS leaf's value (mcts/mcts.ts): the quiescence score of the position, side to move's view. */
   leafQuiescence(): number {
     return this.qsearch(-INFINITE, INFINITE, 0);
   }

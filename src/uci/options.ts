@@ -10,11 +10,11 @@ import { BOOK_MODES } from '../book/reader.js';
 import { BOOK_OPTION_DEFAULTS } from '../book/uci-book.js';
 import { platform } from '../platform/index.js';
 import { USE_NNUE_DEFAULT } from '../eval/index.js';
-import { SEARCH_DRIVERS, type SearchDriver } from '../search/drivers.js';
+import { SEARCH_DRIVERS, type SearchDriver } from '../search/driver-list.js';
 import type { StrengthLimit } from '../search/limits.js';
 import { FULL_SKILL, FULL_STRENGTH_ELO, MIN_ELO, limitFromOptions } from '../search/strength.js';
 import { type Setting, SETTINGS, defaultIn } from '../engine/settings.js';
-import type { SyzygySettings } from '../engine/tablebases.js';
+import type { SyzygySettings } from '../engine/tablebase-files.js';
 
 /** A spin option's default and range: the engine's setting as UCI offers it. */
 function spin(setting: Setting): { default: number; min: number; max: number } {

@@ -10,7 +10,7 @@ import { Searcher } from '../../src/search/search.js';
 import { ThreadState, helperSkipsDepth, type HelperThreads } from '../../src/search/threads.js';
 import { TranspositionTable } from '../../src/search/tt.js';
 import { moveToUci, parseUciMove } from '../../src/board/notation.js';
-import { engineLine } from '../../src/engine/info.js';
+import { engineLine } from '../../src/engine/search-lines.js';
 import type { SearchEvent } from '../../src/search/limits.js';
 import { formatLine } from '../../src/uci/info.js';
 

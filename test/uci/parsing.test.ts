@@ -5,7 +5,7 @@ import { Position } from '../../src/board/position.js';
 import { checkers, boardDiagram } from '../../src/uci/board-display.js';
 import { MAX_DEPTH, parseGo } from '../../src/uci/go-params.js';
 import { emergencyMove } from '../../src/engine/fallback.js';
-import type { EngineLine } from '../../src/engine/info.js';
+import type { EngineLine } from '../../src/engine/search-lines.js';
 import { formatEmergency, formatLine } from '../../src/uci/info.js';
 import { OptionValues, optionLines } from '../../src/uci/options.js';
 import { Output, type LineSink } from '../../src/uci/output.js';
