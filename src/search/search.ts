@@ -413,7 +413,7 @@ export class Searcher implements MctsHost {
     const tb = this.tb;
     const pos = this.pos;
     if (tb === null || pos.castling !== 0 || rootCount === 0) return allowed;
-    const pieces = popcount64(pos.bb[0] | pos.bb[16], pos.bb[1] | pos.bb[17]);
+    const pieces = popcount64(pos.occLo(), pos.occHi());
     if (pieces > this.tbLimit) return allowed;
     // (A copy: the root's move picker reorders moves[] as it sorts.)
     const moves = this.rootTbMoves;
@@ -702,7 +702,7 @@ export class Searcher implements MctsHost {
     let tbFloor = -INFINITE;
     let tbCeiling = INFINITE;
     if (this.tbLimit > 0 && !isRoot && excluded === 0 && pos.halfmove === 0 && pos.castling === 0) {
-      const pieces = popcount64(pos.bb[0] | pos.bb[16], pos.bb[1] | pos.bb[17]);
+      const pieces = popcount64(pos.occLo(), pos.occHi());
       if (pieces <= this.tbLimit && (pieces < this.tbLimit || depth >= this.tbUse.probeDepth)) {
         const wdl = this.tb!.probeWdl(pos);
         if (wdl !== PROBE_FAILED) {
