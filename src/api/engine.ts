@@ -20,6 +20,7 @@ import { SEARCH_DRIVERS, isSearchDriver } from '../search/driver-list.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
 import { HAS_SHARED_MEMORY } from '../search/shared-memory.js';
 import { openTablebases } from '../engine/tablebase-files.js';
+import { rankRootMoves } from '../syzygy/root.js';
 import { PROBE_FAILED, type Tablebases, wdlFromDtz } from '../syzygy/tablebases.js';
 import { MAX_MOVES, WHITE } from '../board/types.js';
 import { generateMoves } from '../board/movegen.js';
@@ -317,7 +318,7 @@ export class Engine {
     const values = new Int32Array(n);
     let best = -1;
     // By DTZ where it can be read for every move, else by WDL; no move when some move cannot be probed at all.
-    const rank = (byDtz: boolean): boolean => tb.rankRootMoves(pos, moves.subarray(0, n), n, ranks, byDtz, true, false, values);
+    const rank = (byDtz: boolean): boolean => rankRootMoves(tb, pos, moves.subarray(0, n), n, ranks, byDtz, true, false, values);
     if (n > 0 && ((dtz !== null && rank(true)) || rank(false))) {
       for (let i = 0; i < n; i++) {
         if (best < 0 || ranks[i] > ranks[best]) best = i;

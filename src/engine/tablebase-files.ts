@@ -7,7 +7,7 @@
 // a file) and one descriptor per file probed serve the whole process.
 
 import { platform } from '../platform/index.js';
-import type { TablebaseUse } from '../search/search.js';
+import type { TablebaseUse } from '../syzygy/root.js';
 import { type TablebaseScan, Tablebases } from '../syzygy/tablebases.js';
 import { errorText } from '../util/errors.js';
 import { SETTINGS } from './settings.js';

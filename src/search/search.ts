@@ -25,6 +25,7 @@ import { SEE_VALUE, seeGE } from '../board/see.js';
 import { cannotMate } from '../board/rules.js';
 import { EN_PASSANT, MAX_MOVES, MAX_PLY, PAWN, PROMO_KNIGHT, PROMO_QUEEN, moveKind, moveTo } from '../board/types.js';
 import { evaluate } from '../eval/index.js';
+import { TablebaseRoot, type TablebaseUse } from '../syzygy/root.js';
 import { PROBE_FAILED, type Tablebases } from '../syzygy/tablebases.js';
 import { CorrectionHistory } from './correction.js';
 import { MoveHistory, NO_CONT, contKey, isNoisy } from './history.js';
@@ -68,16 +69,6 @@ const NOISIES_KEPT = 32;
 const LMR_SIZE = 64;
 /** A tablebase result is stored in the table as if searched this much deeper: it is exact whatever the depth. */
 const TB_DEPTH_BONUS = 6;
-
-/** How the search uses tablebases (UCI options SyzygyProbeDepth, Syzygy50MoveRule, SyzygyProbeLimit). */
-export interface TablebaseUse {
-  /** At the largest piece count probed, probe only at this depth or more (smaller ones always). */
-  probeDepth: number;
-  /** Cursed wins and blessed losses (won or lost, but drawn by the fifty-move rule) count as near-draws; false: as wins and losses. */
-  rule50: boolean;
-  /** Probe positions of at most this many pieces (and no more than the largest table has). */
-  probeLimit: number;
-}
 
 export interface SearchResult {
   /** The best move, 0 when there is no legal move. */
@@ -127,19 +118,13 @@ export class Searcher implements MctsHost {
   private readonly time = new TimeManager();
   /** Tablebases (SyzygyPath), and how they are used; null: none. */
   private tb: Tablebases | null = null;
-  private tbUse: TablebaseUse = { probeDepth: 1, rule50: true, probeLimit: 7 };
+  private tbUse: TablebaseUse | null = null;
   /** Probe below the root positions of at most this many pieces in this search (0: not at all). */
   private tbLimit = 0;
   /** Probes of this search that found a table. */
   private tbHits = 0;
-  /** The root's moves as ranked by the tablebases this search, and their ranks, when the root was in the tables. */
-  private readonly rootTbMoves = new Int32Array(MAX_MOVES);
-  private readonly rootRanks = new Int32Array(MAX_MOVES);
-  /** Scratch for rankRootByTablebases: the root moves the search may play, and those the tables keep. */
-  private readonly rootMayPlay = new Uint8Array(MAX_MOVES);
-  private readonly rootKeep = new Uint8Array(MAX_MOVES);
-  private rootTbCount = 0;
-  private rootInTables = false;
+  /** The root as the tablebases rank it, this search. */
+  private readonly tbRoot = new TablebaseRoot();
 
   private pos!: Position;
   private control!: SearchControl;
@@ -390,8 +375,8 @@ export class Searcher implements MctsHost {
     this.showCurrMove = false;
     this.stoppedByHelper = false;
     this.tbHits = 0;
-    this.rootInTables = false;
-    this.tbLimit = this.tb === null ? 0 : Math.min(this.tb.maxPieces, this.tbUse.probeLimit);
+    this.tbRoot.reset();
+    this.tbLimit = this.tb === null ? 0 : Math.min(this.tb.maxPieces, this.tbUse!.probeLimit);
     if (fresh) {
       if (this.threadIndex === 0) this.tt.newSearch();
       this.history.age();
@@ -401,8 +386,8 @@ export class Searcher implements MctsHost {
 
   /**
    * With the root in the tablebases: ranks the root moves by them
-   * (Tablebases.restrictRoot: by DTZ where the files are there, else by
-   * WDL) and leaves out all but the best-ranked, so that a won position is
+   * (syzygy/root.ts: by DTZ where the files are there, else by WDL) and
+   * leaves out all but the best-ranked, so that a won position is
    * converted within the fifty-move rule and a drawn one is not lost.
    * With DTZ the search below the root then probes no more (the root's
    * moves already keep the result). When some moves lead where the tables
@@ -413,47 +398,14 @@ export class Searcher implements MctsHost {
     const tb = this.tb;
     const pos = this.pos;
     if (tb === null || pos.castling !== 0 || rootCount === 0) return allowed;
-    const pieces = popcount64(pos.occLo(), pos.occHi());
-    if (pieces > this.tbLimit) return allowed;
-    // (A copy: the root's move picker reorders moves[] as it sorts.)
-    const moves = this.rootTbMoves;
-    moves.set(this.moves.subarray(0, rootCount));
-    this.rootTbCount = rootCount;
-    const may = this.rootMayPlay;
-    for (let i = 0; i < rootCount; i++) may[i] = this.isRootExcluded(moves[i]) ? 0 : 1;
-    const keep = this.rootKeep;
-    const kind = tb.restrictRoot(pos, moves, rootCount, may, keep, this.rootRanks, this.tbUse.rule50, pos.isRepetition());
+    if (popcount64(pos.occLo(), pos.occHi()) > this.tbLimit) return allowed;
+    const root = this.tbRoot;
+    const kind = root.rank(tb, pos, this.moves, rootCount, (move) => this.isRootExcluded(move), this.tbUse!.rule50);
     if (kind === 'none') return allowed;
-    this.rootInTables = kind !== 'partial';
     this.tbHits += rootCount;
-    let left = 0;
-    for (let i = 0; i < rootCount; i++) {
-      if (may[i] === 0) continue;
-      if (keep[i] === 0) this.rootExcluded[this.rootExcludedCount++] = moves[i];
-      else left++;
-    }
-    // Below a root ranked by DTZ (or drawn or lost by WDL) probing adds nothing the root's ranks do not give.
-    let best = -Infinity;
-    for (let i = 0; i < rootCount; i++) if (keep[i] !== 0) best = Math.max(best, this.rootRanks[i]);
-    if (kind === 'dtz' || (kind === 'wdl' && best <= 0)) this.tbLimit = 0;
-    return left;
-  }
-
-  /** The score a line shows for root move `move` when the root is in the tables: a win, a loss, a draw, or between for the fifty-move rule's edge. */
-  private rootTableScore(move: number): number {
-    let rank = 0;
-    for (let i = 0; i < this.rootTbCount; i++) {
-      if (this.rootTbMoves[i] === move) {
-        rank = this.rootRanks[i];
-        break;
-      }
-    }
-    const bound = this.tbUse.rule50 ? 900 : 1;
-    if (rank >= bound) return TB_WIN - 1;
-    if (rank <= -bound) return 1 - TB_WIN;
-    if (rank > 0) return Math.max(3, rank - 800) >> 1;
-    if (rank < 0) return Math.min(-3, rank + 800) >> 1;
-    return 0;
+    this.rootExcludedCount = root.leftOut(this.rootExcluded, this.rootExcludedCount);
+    if (root.settled) this.tbLimit = 0;
+    return root.kept;
   }
 
   /** Excludes the root moves (this.moves[0..rootCount)) that searchmoves leaves out; returns how many remain. */
@@ -579,7 +531,7 @@ export class Searcher implements MctsHost {
     const timeMs = Math.max(1, Math.round(performance.now() - this.startTime));
     const hashfull = bound === 'exact' ? this.tt.hashfull() : null;
     // With the root in the tables, a line shows the tables' verdict on its move unless the search found a mate.
-    if (this.rootInTables && pv.length > 0 && Math.abs(score) < MATE_BOUND) score = this.rootTableScore(pv[0]);
+    if (this.tbRoot.ranked && pv.length > 0 && Math.abs(score) < MATE_BOUND) score = this.tbRoot.score(pv[0], TB_WIN - 1);
     const tbhits = this.tb === null ? null : this.tbHits;
     this.report({ type: 'line', depth, seldepth, multipv, score, bound, nodes: this.totalNodes(), timeMs, hashfull, tbhits, pv });
   }
@@ -703,11 +655,11 @@ export class Searcher implements MctsHost {
     let tbCeiling = INFINITE;
     if (this.tbLimit > 0 && !isRoot && excluded === 0 && pos.halfmove === 0 && pos.castling === 0) {
       const pieces = popcount64(pos.occLo(), pos.occHi());
-      if (pieces <= this.tbLimit && (pieces < this.tbLimit || depth >= this.tbUse.probeDepth)) {
+      if (pieces <= this.tbLimit && (pieces < this.tbLimit || depth >= this.tbUse!.probeDepth)) {
         const wdl = this.tb!.probeWdl(pos);
         if (wdl !== PROBE_FAILED) {
           this.tbHits++;
-          const draw = this.tbUse.rule50 ? 1 : 0;
+          const draw = this.tbUse!.rule50 ? 1 : 0;
           const score = wdl < -draw ? ply - TB_WIN : wdl > draw ? TB_WIN - ply : 2 * wdl * draw;
           const bound = wdl < -draw ? BOUND_UPPER : wdl > draw ? BOUND_LOWER : BOUND_EXACT;
           if (bound === BOUND_EXACT || (bound === BOUND_LOWER ? score >= beta : score <= alpha)) {
