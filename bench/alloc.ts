@@ -174,7 +174,7 @@ async function mctsRun(
   const start = performance.now();
   const heapBefore = getHeapStatistics().used_heap_size;
   const youngBefore = youngUsed();
-  searcher.go(root, params, options, control, report);
+  searcher.go({ pos: root, params, options, control, report });
   const young = youngUsed() - youngBefore;
   const growth = getHeapStatistics().used_heap_size - heapBefore;
   const end = performance.now();

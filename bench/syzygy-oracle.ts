@@ -174,7 +174,12 @@ function againstFullSet(count: number): void {
   const search = (pos: Position, tb: Tablebases | null, searchmoves: string[]): { move: number; score: number } => {
     searcher.clear();
     searcher.setTablebases(tb, use);
-    return searcher.go(pos, { depth, infinite: false, ponder: false, searchmoves }, DEFAULT_SEARCH_OPTIONS, new SearchControl());
+    return searcher.go({
+      pos,
+      params: { depth, infinite: false, ponder: false, searchmoves },
+      options: DEFAULT_SEARCH_OPTIONS,
+      control: new SearchControl(),
+    });
   };
   const play = (pos: Position, tb: Tablebases | null): number => search(pos, tb, []).move;
   const moves = new Int32Array(MAX_MOVES);

@@ -88,8 +88,14 @@ for (let i = 0; i < fens.length; i++) {
     control.reset();
     const t = performance.now();
     let tbhits = 0;
-    s.go(new Position(fens[i]), params, DEFAULT_SEARCH_OPTIONS, control, (e) => {
-      if (e.type === 'line' && e.tbhits !== null) tbhits = e.tbhits;
+    s.go({
+      pos: new Position(fens[i]),
+      params,
+      options: DEFAULT_SEARCH_OPTIONS,
+      control,
+      report: (e) => {
+        if (e.type === 'line' && e.tbhits !== null) tbhits = e.tbhits;
+      },
     });
     const ms = performance.now() - t;
     const key = s === with_ ? 'with' : 'without';

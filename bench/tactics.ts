@@ -62,13 +62,13 @@ for (const problem of problems) {
     if (e.pv.length > 0) firstMoves.push({ move: e.pv[0], timeMs: e.timeMs });
   };
   const started = performance.now();
-  const result = searcher.go(
+  const result = searcher.go({
     pos,
-    { ...limits, infinite: false, ponder: false, searchmoves: [] },
-    { ...DEFAULT_SEARCH_OPTIONS, moveOverhead: 0, driver },
-    new SearchControl(),
+    params: { ...limits, infinite: false, ponder: false, searchmoves: [] },
+    options: { ...DEFAULT_SEARCH_OPTIONS, moveOverhead: 0, driver },
+    control: new SearchControl(),
     report,
-  );
+  });
   searchMs += performance.now() - started;
   totalNodes += lastNodes;
   const played = result.move;

@@ -315,7 +315,7 @@ class SearchWorker {
       allowed = named.length > 0 ? named : legal;
       helpers = this.pool.forSearch(spec);
       const role = helpers === null ? undefined : ({ kind: 'main', helpers } as const);
-      const result = this.driver.go(this.pos, params, options, control, report, role);
+      const result = this.driver.go({ pos: this.pos, params, options, control, report, role });
       bestMove = moveToUci(this.pos, result.move);
       if (result.ponder !== 0 && result.move !== 0) {
         this.pos.makeMove(result.move);

@@ -7,17 +7,16 @@
 // same alpha-beta search, and needs the Searcher's state at every pass.
 
 import { generateMoves } from '../board/movegen.js';
-import type { Position } from '../board/position.js';
 import { MAX_MOVES } from '../board/types.js';
-import { type SearchControl, waitWhileInfinite } from './control.js';
+import { waitWhileInfinite } from './control.js';
 import { type SearchDriver, mctsSpec } from './driver-list.js';
-import { type GoParams, NO_REPORT, type SearchOptions, type SearchReport, searchmovesAllow } from './limits.js';
+import { type GoParams, NO_REPORT, searchmovesAllow } from './limits.js';
 import { Mcts } from './mcts/mcts.js';
 import type { MctsTree } from './mcts/tree.js';
 import * as P from './params.js';
+import type { SearchRequest } from './request.js';
 import { type SearchResult, Searcher } from './search.js';
 import { limitedSearch } from './strength.js';
-import type { ThreadRole } from './threads.js';
 import { computeTimeBudget } from './timeman.js';
 import { DEFAULT_HASH_MB } from './tt.js';
 
@@ -57,25 +56,19 @@ export class Driver {
     this.mcts?.reset();
   }
 
-  /** One `go`, with the driver options name (Searcher.go says what the arguments are). */
-  go(
-    pos: Position,
-    params: GoParams,
-    options: SearchOptions,
-    control: SearchControl,
-    report: SearchReport = NO_REPORT,
-    role?: ThreadRole,
-  ): SearchResult {
+  /** One `go`, with the driver options name (SearchRequest and Searcher.go say what is asked). */
+  go(request: SearchRequest): SearchResult {
+    const { options, report = NO_REPORT } = request;
     const strength = options.strength;
     if (strength !== undefined) {
       if (options.driver !== LEVELS_DRIVER) {
         report({ type: 'note', text: LEVELS_DRIVER_NOTE });
-        options = { ...options, driver: LEVELS_DRIVER };
+        request = { ...request, options: { ...options, driver: LEVELS_DRIVER } };
       }
-      return limitedSearch(this.searcher, pos, params, options, control, strength, report, role);
+      return limitedSearch(this.searcher, request, strength);
     }
-    if (mctsSpec(options.driver) === null) return this.searcher.go(pos, params, options, control, report, role);
-    return this.goMcts(pos, params, options, control, report, role);
+    if (mctsSpec(options.driver) === null) return this.searcher.go(request);
+    return this.goMcts(request);
   }
 
   /**
@@ -83,14 +76,8 @@ export class Driver {
    * first, which fills the table and the histories that the priors read
    * (not with uniform priors), then the tree search.
    */
-  private goMcts(
-    pos: Position,
-    params: GoParams,
-    options: SearchOptions,
-    control: SearchControl,
-    report: SearchReport,
-    role?: ThreadRole,
-  ): SearchResult {
+  private goMcts(request: SearchRequest): SearchResult {
+    const { pos, params, options, control, report = NO_REPORT, role } = request;
     const startTime = performance.now();
     if (role?.kind === 'main' && role.helpers.count > 0) {
       report({ type: 'note', text: `Threads ${role.helpers.count + 1}: the mcts driver searches with one thread` });
@@ -98,7 +85,7 @@ export class Driver {
     const searcher = this.searcher;
     const rootCount = generateMoves(pos, this.moves, 0, false);
     // No legal move: alpha-beta says so (mate or stalemate) as for any driver.
-    if (rootCount === 0) return searcher.go(pos, params, { ...options, driver: 'pvs' }, control, report);
+    if (rootCount === 0) return searcher.go({ pos, params, options: { ...options, driver: 'pvs' }, control, report });
     const preSearch = mctsSpec(options.driver)!.priors !== 'uniform' && P.MCTS_PRESEARCH_NODES > 0;
     let fallback = 0;
     if (preSearch) {
@@ -113,7 +100,7 @@ export class Driver {
         ponder: false,
         searchmoves: params.searchmoves,
       };
-      fallback = searcher.go(pos, pre, { ...options, driver: 'pvs', multiPv: 1, moveOverhead: 0 }, control, NO_REPORT).move;
+      fallback = searcher.go({ pos, params: pre, options: { ...options, driver: 'pvs', multiPv: 1, moveOverhead: 0 }, control }).move;
     }
     searcher.prepareLeaves(pos, params, options, control, startTime, !preSearch);
     if (this.mcts === null) {

@@ -44,8 +44,9 @@ import type { MctsHost } from './mcts/mcts.js';
 import { MovePicker } from './movepick.js';
 import * as P from './params.js';
 import { onSearchParametersChanged } from './tuning.js';
-import { type HelperThreads, type ThreadRole, type ThreadState, bestHelperResult, helperSkipsDepth } from './threads.js';
+import { type HelperThreads, type ThreadState, bestHelperResult, helperSkipsDepth } from './threads.js';
 import { DECISIVE_BOUND, INFINITE, MATE, MATE_BOUND, TB_WIN, scoreFromTT, scoreToTT } from './score.js';
+import type { SearchRequest } from './request.js';
 import { TimeManager } from './timeman.js';
 import { BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, DEFAULT_HASH_MB, TranspositionTable } from './tt.js';
 
@@ -193,21 +194,11 @@ export class Searcher implements MctsHost {
    * reporting lines through `report` (the caller announces the move).
    * With params.infinite or an unanswered params.ponder, it does not return
    * before control.stopped (or ponderhit) even if the search ends early.
-   *
-   * role: absent for a single-threaded search. A main searcher starts its
-   * helpers, stops them when it is done and may play a helper's move; its
-   * lines count the nodes of all. A helper (whose table's age the caller
-   * has set) searches until its control's stop flag, without reports.
+   * A helper's caller has set its table's age (SearchRequest.role).
    */
-  go(
-    pos: Position,
-    params: GoParams,
-    options: SearchOptions,
-    control: SearchControl,
-    report: SearchReport = NO_REPORT,
-    role?: ThreadRole,
-  ): SearchResult {
-    this.begin(pos, params, options, control, report, role);
+  go(request: SearchRequest): SearchResult {
+    const { pos, params, options, control } = request;
+    this.begin(request);
     const isHelper = this.threadIndex > 0;
     const maxDepth = Math.min(MAX_DEPTH, params.depth !== undefined && params.depth > 0 ? params.depth : MAX_DEPTH);
     const rootCount = generateMoves(pos, this.moves, 0, false);
@@ -331,7 +322,7 @@ export class Searcher implements MctsHost {
    * the `go` arrived.
    */
   prepareLeaves(pos: Position, params: GoParams, options: SearchOptions, control: SearchControl, startTime: number, fresh: boolean): void {
-    this.begin(pos, params, options, control, NO_REPORT, undefined, startTime, fresh);
+    this.begin({ pos, params, options, control }, startTime, fresh);
     this.nodeLimitTotal = 0;
     this.nodeLimit = 0;
     // Past depth 1, checkLimits applies the hard time limit.
@@ -349,16 +340,8 @@ export class Searcher implements MctsHost {
   }
 
   /** Sets up the search's state, limits and role for one `go`; fresh: a new search of the table, and aged histories. */
-  private begin(
-    pos: Position,
-    params: GoParams,
-    options: SearchOptions,
-    control: SearchControl,
-    report: SearchReport,
-    role?: ThreadRole,
-    startTime = performance.now(),
-    fresh = true,
-  ): void {
+  private begin(request: SearchRequest, startTime = performance.now(), fresh = true): void {
+    const { pos, params, options, control, report = NO_REPORT, role } = request;
     this.helpers = role?.kind === 'main' && role.helpers.count > 0 ? role.helpers : null;
     this.shared = role === undefined ? null : role.kind === 'main' ? (this.helpers === null ? null : role.helpers.state) : role.state;
     this.threadIndex = role?.kind === 'helper' ? role.index : 0;

@@ -52,13 +52,13 @@ function run(
     if (e.type === 'line') lines.push(e);
     else if (e.type === 'note') notes.push(e.text);
   };
-  const result = searcher.go(
+  const result = searcher.go({
     pos,
-    { infinite: false, ponder: false, searchmoves: [], ...params },
-    { ...DEFAULT_SEARCH_OPTIONS, driver, multiPv },
+    params: { infinite: false, ponder: false, searchmoves: [], ...params },
+    options: { ...DEFAULT_SEARCH_OPTIONS, driver, multiPv },
     control,
     report,
-  );
+  });
   return { result, lines, notes };
 }
 

@@ -62,7 +62,12 @@ function search(fen: string, tb: Tablebases | null, depth: number): { move: stri
   const searcher = new Searcher(4);
   searcher.setTablebases(tb, { probeDepth: 1, rule50: true, probeLimit: 7 });
   const pos = new Position(fen);
-  const result = searcher.go(pos, { depth, infinite: false, ponder: false, searchmoves: [] }, DEFAULT_SEARCH_OPTIONS, new SearchControl());
+  const result = searcher.go({
+    pos,
+    params: { depth, infinite: false, ponder: false, searchmoves: [] },
+    options: DEFAULT_SEARCH_OPTIONS,
+    control: new SearchControl(),
+  });
   return { move: moveToUci(pos, result.move), score: result.score };
 }
 
