@@ -134,11 +134,6 @@ export class EngineHost implements JobOwner {
     return this.current !== null || this.queue.length > 0;
   }
 
-  /** The hash size new workers get (the last one asked for). */
-  get hashMb(): number {
-    return this.settings.hashMb;
-  }
-
   /** Queues a job; it starts when the jobs before it have ended. */
   submit(request: JobRequest, listener: JobListener): Job {
     const job = new Job(this.nextId++, request, listener, this);

@@ -31,6 +31,7 @@ import type { GoParams, SearchEvent, SearchOptions } from '../search/limits.js';
 import { engineLine } from './search-lines.js';
 import { ShownMove, emergencyMove } from './fallback.js';
 import { Driver } from '../search/driver.js';
+import { allocateHash } from '../search/tt.js';
 import type { Tablebases } from '../syzygy/tablebases.js';
 import { type SyzygySettings, openTablebases } from './tablebase-files.js';
 import { WarmUp } from '../search/warmup.js';
@@ -102,8 +103,7 @@ export function runSearchWorker(): void {
 }
 
 class SearchWorker {
-  private driver: Driver;
-  private hashMb: number;
+  private readonly driver: Driver;
   /** Tablebases (SyzygyPath) and the path they were read from. */
   private tablebases: Tablebases | null = null;
   private syzygyPath = '';
@@ -119,16 +119,17 @@ class SearchWorker {
     hashMb: number,
     threads: number,
   ) {
-    this.hashMb = hashMb;
-    try {
-      checkHashFits(hashMb);
-      this.driver = new Driver(hashMb);
-    } catch (e) {
-      this.send({ type: 'note', text: `error: could not allocate ${hashMb} MB of hash (${errorText(e)}); using 1 MB` });
-      this.hashMb = 1;
-      this.driver = new Driver(1);
-    }
-    this.pool = new ThreadPool(startHelperWorker, (text) => this.send({ type: 'note', text }));
+    const note = (text: string): void => this.send({ type: 'note', text });
+    this.driver = allocateHash(
+      hashMb,
+      'of hash',
+      (mb) => {
+        checkHashFits(mb);
+        return new Driver(mb);
+      },
+      note,
+    );
+    this.pool = new ThreadPool(startHelperWorker, note);
     this.setThreads(threads);
   }
 
@@ -255,7 +256,7 @@ class SearchWorker {
   }
 
   private resize(mb: number): void {
-    if (mb === this.hashMb) return;
+    if (mb === this.driver.hashMb) return;
     // A table that cannot be had (the memory is not there) leaves the one in
     // use as it was, entries and all (TranspositionTable.resize).
     if (
@@ -264,10 +265,9 @@ class SearchWorker {
         this.driver.setHashSize(mb);
       })
     ) {
-      this.send({ type: 'note', text: `Hash: keeping the table of ${this.hashMb} MB and its entries` });
+      this.send({ type: 'note', text: `Hash: keeping the table of ${this.driver.hashMb} MB and its entries` });
       return;
     }
-    this.hashMb = mb;
     // New helpers, so that none keeps the old table alive.
     if (this.pool.helpers > 0) this.setThreads(this.pool.helpers + 1);
   }

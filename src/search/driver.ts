@@ -18,7 +18,7 @@ import type { SearchRequest } from './request.js';
 import { type SearchResult, Searcher } from './search.js';
 import { limitedSearch } from './strength.js';
 import { computeTimeBudget } from './timeman.js';
-import { DEFAULT_HASH_MB } from './tt.js';
+import { DEFAULT_HASH_MB, allocateHash } from './tt.js';
 
 /** The driver a search at a limited strength plays with, whatever was asked. */
 export const LEVELS_DRIVER: SearchDriver = 'pvs';
@@ -28,15 +28,17 @@ const LEVELS_DRIVER_NOTE = `UCI_LimitStrength and Skill Level play with the ${LE
 
 export class Driver {
   readonly searcher: Searcher;
-  /** Megabytes of Hash: the size of the table, and of the Monte Carlo tree search's tree. */
-  private hashMb: number;
   /** The Monte Carlo tree search and its tree, made at its first search. */
   private mcts: Mcts | null = null;
   private readonly moves = new Int32Array(MAX_MOVES);
 
   constructor(hashMb = DEFAULT_HASH_MB) {
     this.searcher = new Searcher(hashMb);
-    this.hashMb = hashMb;
+  }
+
+  /** Megabytes of Hash: the size of the table (which keeps it), and of the Monte Carlo tree search's tree. */
+  get hashMb(): number {
+    return this.searcher.tt.megabytes;
   }
 
   /** The Monte Carlo tree (null before the first mcts search): for tests and benchmarks. */
@@ -46,7 +48,6 @@ export class Driver {
 
   setHashSize(mb: number): void {
     this.searcher.setHashSize(mb);
-    this.hashMb = mb;
     this.mcts = null;
   }
 
@@ -103,14 +104,12 @@ export class Driver {
       fallback = searcher.go({ pos, params: pre, options: { ...options, driver: 'pvs', multiPv: 1, moveOverhead: 0 }, control }).move;
     }
     searcher.prepareLeaves(pos, params, options, control, startTime, !preSearch);
-    if (this.mcts === null) {
-      try {
-        this.mcts = new Mcts(this.hashMb);
-      } catch {
-        report({ type: 'note', text: `error: could not allocate ${this.hashMb} MB for the mcts tree; using 1 MB` });
-        this.mcts = new Mcts(1);
-      }
-    }
+    this.mcts ??= allocateHash(
+      this.hashMb,
+      'for the mcts tree',
+      (mb) => new Mcts(mb),
+      (text) => report({ type: 'note', text }),
+    );
     // Without the short PVS's move, the first legal move stands in case not even the root can be scored.
     if (fallback === 0) {
       for (let i = 0; i < rootCount && fallback === 0; i++) if (searchmovesAllow(params, pos, this.moves[i])) fallback = this.moves[i];
