@@ -10,7 +10,8 @@
 import { OpeningBook } from '../book/reader.js';
 import { SETTINGS, defaultIn } from '../engine/settings.js';
 import { DEFAULT_TABLEBASE_USE } from '../engine/tablebase-files.js';
-import { EngineHost, type SearchHandle, type SearchOutcome } from '../engine/host.js';
+import { EngineHost } from '../engine/host.js';
+import type { SearchHandle, SearchOutcome } from '../engine/host-search.js';
 import { type UciScore, uciScore } from '../engine/search-lines.js';
 import { platform } from '../platform/index.js';
 import type { SearchDriver } from '../search/driver-list.js';
