@@ -11,7 +11,7 @@ import { popcount64 } from '../src/board/bitboard.js';
 import { generateMoves } from '../src/board/movegen.js';
 import { Position } from '../src/board/position.js';
 import { MAX_MOVES } from '../src/board/types.js';
-import { DEFAULT_TABLEBASE_USE } from '../src/engine/tablebase-files.js';
+import { DEFAULT_TABLEBASE_USE } from '../src/engine/settings.js';
 import { SearchControl } from '../src/search/control.js';
 import { DEFAULT_SEARCH_OPTIONS, type GoParams } from '../src/search/limits.js';
 import { Searcher } from '../src/search/search.js';

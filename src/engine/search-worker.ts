@@ -229,7 +229,7 @@ class SearchWorker {
       // (The searcher is told below; no search runs while a setting is applied.)
       this.tablebases?.close();
       this.tablebases = null;
-      if (settings.path.trim() !== '' && settings.path !== '<empty>') {
+      if (settings.path.trim() !== '') {
         const { tb, note } = openTablebases(settings.path);
         this.tablebases = tb;
         if (tell) for (const line of note.split('\n')) this.send({ type: 'note', text: line });

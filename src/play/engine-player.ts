@@ -8,8 +8,7 @@
 // same moves replay the same game.
 
 import { OpeningBook } from '../book/reader.js';
-import { SETTINGS, defaultIn } from '../engine/settings.js';
-import { DEFAULT_TABLEBASE_USE } from '../engine/tablebase-files.js';
+import { DEFAULT_TABLEBASE_USE, SETTINGS, defaultIn } from '../engine/settings.js';
 import { EngineHost } from '../engine/host.js';
 import type { SearchHandle, SearchOutcome } from '../engine/host-search.js';
 import { type UciScore, uciScore } from '../engine/search-lines.js';

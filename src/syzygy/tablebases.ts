@@ -160,7 +160,7 @@ export class Tablebases {
     const folders = path
       .split(separator)
       .map((f) => f.trim())
-      .filter((f) => f !== '' && f !== '<empty>');
+      .filter((f) => f !== '');
     // The first folder that holds a file has it.
     const wdlFiles = new Map<string, string>();
     const dtzFiles = new Map<string, string>();
