@@ -14,7 +14,7 @@ import { EngineHost, type Job, type JobOutcome } from '../engine/host.js';
 import { DEFAULT_TABLEBASE_USE, SETTINGS, defaultIn, rangeText } from '../engine/settings.js';
 import { type EngineLine, scoreValue, shownScore, wdlOf } from '../engine/search-lines.js';
 import type { NetworkChoice } from '../engine/messages.js';
-import { NetworkError, decodeNetwork } from '../eval/index.js';
+import { NetworkFileError, loadNetwork } from '../engine/network-file.js';
 import { platform } from '../platform/index.js';
 import { isSearchDriver } from '../search/driver-list.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
@@ -613,20 +613,14 @@ function replyAfter(pos: Position, bestUci: string, replyUci: string | null): Re
   }
 }
 
-/** The evaluation the engine's threads use, from the options; throws InvalidNetworkError. */
+/** The evaluation the engine's threads use, from the options (a network file implies nnue unless nnue is false); throws InvalidNetworkError. */
 function networkChoice(options: EngineOptions): NetworkChoice | undefined {
   const file = options.networkFile;
   if (file === undefined) return options.nnue === undefined ? undefined : { use: options.nnue, net: null };
-  let bytes: Uint8Array;
   try {
-    bytes = typeof file === 'string' ? platform.readFile(file) : file;
+    return { use: options.nnue !== false, net: loadNetwork(file).net };
   } catch (e) {
-    throw new InvalidNetworkError(`cannot read network file ${file}: ${errorText(e)}`);
-  }
-  try {
-    return { use: options.nnue ?? SETTINGS.useNnue.default, net: decodeNetwork(bytes) };
-  } catch (e) {
-    if (e instanceof NetworkError)
+    if (e instanceof NetworkFileError)
       throw new InvalidNetworkError(`network file ${typeof file === 'string' ? file : '(bytes)'}: ${e.message}`);
     throw e;
   }

@@ -26,7 +26,7 @@
 import { moveToUci, NO_MOVE_UCI, parseUciMove } from '../board/notation.js';
 import { WHITE } from '../board/types.js';
 import { Position, START_FEN } from '../board/position.js';
-import { EMBEDDED_NETWORK, NetworkError, decodeNetwork, explain } from '../eval/index.js';
+import { EMBEDDED_NETWORK, explain } from '../eval/index.js';
 import { shapeText } from '../eval/nnue/network.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
 import { type UciStream, platform } from '../platform/index.js';
@@ -34,7 +34,8 @@ import { BookController } from '../book/uci-book.js';
 import { EngineHost, type Job, type JobListener, type JobOutcome, type JobRequest } from '../engine/host.js';
 import { MAX_HISTORY, type NetworkChoice, type PositionSpec, appendSpecMove, applyNetworkChoice } from '../engine/messages.js';
 import { isSearchWorker, runSearchWorker } from '../engine/search-worker.js';
-import { BUILT_IN_NETWORK, SETTINGS, defaultIn, rangeText } from '../engine/settings.js';
+import { type LoadedNetwork, NetworkFileError, loadNetwork } from '../engine/network-file.js';
+import { SETTINGS, defaultIn, rangeText } from '../engine/settings.js';
 import { boardDiagram } from './board-display.js';
 import { parseGo } from './go-params.js';
 import { formatCurrentMove, formatEmergency, formatLine } from './info.js';
@@ -42,7 +43,7 @@ import { type OptionEffects, OptionValues, optionLines, usableThreads } from './
 import { Output, infoString } from './output.js';
 import { TuningOptions, searchParameterOptionLines } from './tuning-options.js';
 import { engineVersion } from '../engine/version.js';
-import { errorText, fileProblem } from '../util/errors.js';
+import { errorText } from '../util/errors.js';
 
 /** How long `quit` waits for the bestmove of a running search. */
 const QUIT_GRACE_MS = 60;
@@ -270,21 +271,19 @@ class UciEngine {
 
   /** EvalFile: a network file, or the built-in network. A file that cannot be used is reported and the network in use kept. */
   private loadEvalFile(path: string): void {
-    if (path === '' || path === BUILT_IN_NETWORK) {
-      this.networkName = EMBEDDED_NETWORK;
-      this.setNetwork({ ...this.network, net: null });
+    let loaded: LoadedNetwork;
+    try {
+      loaded = loadNetwork(path);
+    } catch (e) {
+      const reason = e instanceof NetworkFileError ? e.message : clippedError(e);
+      this.out.info(`EvalFile: cannot use ${clip(path)}: ${reason}; keeping ${this.networkName}`);
       return;
     }
-    try {
-      const net = decodeNetwork(platform.readFile(path));
-      this.networkName = path.split(/[\\/]/).pop() || path;
-      this.out.info(`EvalFile: using ${this.networkName} (${shapeText(net)})${this.network.use ? '' : '; UseNNUE is false'}`);
-      this.setNetwork({ ...this.network, net });
-    } catch (e) {
-      const reason =
-        e instanceof NetworkError ? e.message : (e as NodeJS.ErrnoException).code === 'ENOENT' ? fileProblem(e) : clippedError(e);
-      this.out.info(`EvalFile: cannot use ${clip(path)}: ${reason}; keeping ${this.networkName}`);
+    this.networkName = loaded.name;
+    if (loaded.net !== null) {
+      this.out.info(`EvalFile: using ${loaded.name} (${shapeText(loaded.net)})${this.network.use ? '' : '; UseNNUE is false'}`);
     }
+    this.setNetwork({ ...this.network, net: loaded.net });
   }
 
   /** The search worker (and, for `eval`, this thread) evaluate as `choice` says. */
