@@ -20,13 +20,13 @@ import { isSearchDriver } from '../search/driver-list.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
 import { HAS_SHARED_MEMORY } from '../search/shared-memory.js';
 import { openTablebases } from '../engine/tablebase-files.js';
-import { type TablebaseUse, rankRootMoves } from '../syzygy/root.js';
-import { PROBE_FAILED, type Tablebases, wdlFromDtz } from '../syzygy/tablebases.js';
-import { MAX_MOVES, WHITE } from '../board/types.js';
-import { generateMoves } from '../board/movegen.js';
+import type { TablebaseUse } from '../syzygy/root.js';
+import type { Tablebases } from '../syzygy/tablebases.js';
+import { WHITE } from '../board/types.js';
 import { Book } from './book.js';
 import { AbortError, EngineClosedError, EngineFailedError, InvalidNetworkError, type KestrelError } from './errors.js';
 import { type ReadPosition, describeMove, describeUci, readMove, readPosition } from './position.js';
+import { probeTables } from './probe.js';
 import type {
   AnalyseOptions,
   AnalysisResult,
@@ -302,38 +302,10 @@ export class Engine {
     const { pos } = readPosition(position, this.chess960);
     if (tb === null || pos.castling !== 0) return null;
     try {
-      return this.probeTables(tb, pos);
+      return probeTables(tb, pos);
     } finally {
       for (const problem of tb.takeProblems()) this.onLog(`SyzygyPath: ${problem}`);
     }
-  }
-
-  /** probe()'s answer: what the tables can say of pos, null where they cannot. */
-  private probeTables(tb: Tablebases, pos: Position): TablebaseProbe | null {
-    const w0 = tb.probeWdl(pos);
-    if (w0 === PROBE_FAILED) return null;
-    const d = tb.probeDtz(pos);
-    const dtz = d === PROBE_FAILED ? null : d;
-    const wdl = dtz === null ? w0 : wdlFromDtz(dtz, pos.halfmove);
-    const moves = new Int32Array(MAX_MOVES);
-    const n = generateMoves(pos, moves, 0, false);
-    const ranks = new Int32Array(n);
-    const values = new Int32Array(n);
-    let best = -1;
-    // By DTZ where it can be read for every move, else by WDL; no move when some move cannot be probed at all.
-    const rank = (byDtz: boolean): boolean => rankRootMoves(tb, pos, moves.subarray(0, n), n, ranks, byDtz, true, false, values);
-    if (n > 0 && ((dtz !== null && rank(true)) || rank(false))) {
-      for (let i = 0; i < n; i++) {
-        if (best < 0 || ranks[i] > ranks[best]) best = i;
-        // Among equals: the quickest zeroing win, the longest defence.
-        else if (ranks[i] === ranks[best] && values[i] < values[best]) best = i;
-      }
-    }
-    return {
-      wdl: (['loss', 'blessed-loss', 'draw', 'cursed-win', 'win'] as const)[wdl + 2],
-      dtz,
-      bestMove: best < 0 ? null : describeMove(pos, moves[best]),
-    };
   }
 
   /** A new game: the hash table and the move-ordering statistics are cleared (after the search running now, if any). */
