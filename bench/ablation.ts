@@ -59,13 +59,12 @@ function runFull(driver: SearchOptions['driver'], depth: number): { nodes: numbe
   const t0 = performance.now();
   for (const fen of positions) {
     searcher.clear();
-    searcher.go(
-      new Position(fen),
-      { depth, infinite: false, ponder: false, searchmoves: [] },
-      { ...DEFAULT_SEARCH_OPTIONS, driver },
+    searcher.go({
+      pos: new Position(fen),
+      params: { depth, infinite: false, ponder: false, searchmoves: [] },
+      options: { ...DEFAULT_SEARCH_OPTIONS, driver },
       control,
-      () => {},
-    );
+    });
     nodes += searcher.nodes;
   }
   return { nodes, ms: performance.now() - t0 };

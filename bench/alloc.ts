@@ -20,7 +20,7 @@ import { MAX_MOVES } from '../src/board/types.js';
 import { embeddedNetwork } from '../src/eval/index.js';
 import { NnueEvaluator } from '../src/eval/nnue/evaluator.js';
 import { SearchControl } from '../src/search/control.js';
-import type { SearchDriver } from '../src/search/drivers.js';
+import type { SearchDriver } from '../src/search/driver-list.js';
 import { DEFAULT_SEARCH_OPTIONS, type SearchEvent } from '../src/search/limits.js';
 import { Searcher } from '../src/search/search.js';
 
@@ -174,7 +174,7 @@ async function mctsRun(
   const start = performance.now();
   const heapBefore = getHeapStatistics().used_heap_size;
   const youngBefore = youngUsed();
-  searcher.go(root, params, options, control, report);
+  searcher.go({ pos: root, params, options, control, report });
   const young = youngUsed() - youngBefore;
   const growth = getHeapStatistics().used_heap_size - heapBefore;
   const end = performance.now();

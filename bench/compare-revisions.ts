@@ -51,12 +51,14 @@ const handCrafted = args.includes('--hce');
 const hashSizes = repeatedOption(args, '--hash').map(Number);
 if (hashSizes.length === 0) hashSizes.push(16);
 
-/** What the harness needs of a revision's search (the API as it has been since 2026-11). */
+/**
+ * What the harness needs of a revision's search (the API as it has been
+ * since 2026-11; Searcher.go takes one request object since 2026-12, five
+ * arguments before: see runGo).
+ */
 interface Engine {
   Position: new (fen: string) => unknown;
-  Searcher: new (
-    mb: number,
-  ) => { clear(): void; nodes: number; go(pos: unknown, params: unknown, options: unknown, control: unknown, report: unknown): unknown };
+  Searcher: new (mb: number) => { clear(): void; nodes: number; go(...args: unknown[]): unknown };
   SearchControl: new () => { reset(): void };
   DEFAULT_SEARCH_OPTIONS: unknown;
   BENCH_POSITIONS: readonly string[];
@@ -116,6 +118,12 @@ interface Took {
   cpuMs: number;
 }
 
+/** A revision's Searcher.go: with one request object (a function of one parameter), else with the arguments in a row. */
+function runGo(s: InstanceType<Engine['Searcher']>, pos: unknown, params: unknown, options: unknown, control: unknown): void {
+  if (s.go.length <= 1) s.go({ pos, params, options, control });
+  else s.go(pos, params, options, control, () => {});
+}
+
 /** One search of position i by engine e with searcher s, timed by wall clock and CPU. */
 function search(e: number, s: InstanceType<Engine['Searcher']>, i: number, d: number): Took {
   const engine = engines[e];
@@ -124,7 +132,7 @@ function search(e: number, s: InstanceType<Engine['Searcher']>, i: number, d: nu
   const pos = new engine.Position(positions[i]);
   const c0 = process.cpuUsage();
   const t0 = performance.now();
-  s.go(pos, { depth: d, infinite: false, ponder: false, searchmoves: [] }, engine.DEFAULT_SEARCH_OPTIONS, controls[e], () => {});
+  runGo(s, pos, { depth: d, infinite: false, ponder: false, searchmoves: [] }, engine.DEFAULT_SEARCH_OPTIONS, controls[e]);
   const ms = performance.now() - t0;
   const c = process.cpuUsage(c0);
   return { nodes: s.nodes, ms, cpuMs: (c.user + c.system) / 1000 };

@@ -11,9 +11,9 @@
 
 import { Position } from '../src/board/position.js';
 import { SearchControl } from '../src/search/control.js';
-import { SEARCH_DRIVERS, type SearchDriver } from '../src/search/drivers.js';
+import { SEARCH_DRIVERS, type SearchDriver } from '../src/search/driver-list.js';
 import { DEFAULT_SEARCH_OPTIONS } from '../src/search/limits.js';
-import { EDGE_BYTES, NODE_BYTES } from '../src/search/mcts-tree.js';
+import { EDGE_BYTES, NODE_BYTES } from '../src/search/mcts/tree.js';
 import { Driver } from '../src/search/driver.js';
 import { numberOption } from './args.js';
 import { readEpdSuite } from './epd.js';
@@ -48,12 +48,12 @@ interface Use {
 const searcher = new Driver(HASH_MB);
 function measure(fen: string, driver: SearchDriver): Use {
   searcher.clear();
-  searcher.go(
-    new Position(fen),
-    { nodes: playouts, infinite: false, ponder: false, searchmoves: [] },
-    { ...DEFAULT_SEARCH_OPTIONS, driver },
-    new SearchControl(),
-  );
+  searcher.go({
+    pos: new Position(fen),
+    params: { nodes: playouts, infinite: false, ponder: false, searchmoves: [] },
+    options: { ...DEFAULT_SEARCH_OPTIONS, driver },
+    control: new SearchControl(),
+  });
   const tree = searcher.mctsTree!;
   return { nodeBytes: tree.nodeCount * NODE_BYTES, edgeBytes: tree.bytesUsed() - tree.nodeCount * NODE_BYTES, playouts: tree.visits(0) };
 }

@@ -37,12 +37,12 @@ function search(withNet: boolean, i: number, d: number): [number, number] {
   searcher.clear();
   control.reset();
   const t0 = performance.now();
-  searcher.go(
-    new Position(BENCH_POSITIONS[i]),
-    { depth: d, infinite: false, ponder: false, searchmoves: [] },
-    DEFAULT_SEARCH_OPTIONS,
+  searcher.go({
+    pos: new Position(BENCH_POSITIONS[i]),
+    params: { depth: d, infinite: false, ponder: false, searchmoves: [] },
+    options: DEFAULT_SEARCH_OPTIONS,
     control,
-  );
+  });
   return [searcher.nodes, performance.now() - t0];
 }
 

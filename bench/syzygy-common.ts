@@ -2,7 +2,7 @@
 // engine opens them, and random legal positions of a table's material.
 
 import { Position } from '../src/board/position.js';
-import { openTablebases } from '../src/engine/tablebases.js';
+import { openTablebases } from '../src/engine/tablebase-files.js';
 import type { Tablebases } from '../src/syzygy/tablebases.js';
 import { requireFile } from './args.js';
 

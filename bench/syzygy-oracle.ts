@@ -23,7 +23,7 @@
 // (WDL once the fifty-move counter is counted; cursed wins and blessed
 // losses as draws): with a subset, the move played must never be worse
 // than the move played with no tables, and every move the subset's root
-// ranking keeps (Tablebases.restrictRoot, by DTZ where the search would,
+// ranking keeps (restrictRoot in syzygy/root.ts, by DTZ where the search would,
 // else by WDL) must have the best value; where only some moves could be
 // ranked, the moves kept must include one of the best value. Every probe answer a subset gives,
 // at the root and in the search, is compared with the full set's too; a
@@ -43,6 +43,7 @@ import { MAX_MOVES } from '../src/board/types.js';
 import { SearchControl } from '../src/search/control.js';
 import { DEFAULT_SEARCH_OPTIONS } from '../src/search/limits.js';
 import { Searcher } from '../src/search/search.js';
+import { restrictRoot } from '../src/syzygy/root.js';
 import { PROBE_FAILED, type TableStore, Tablebases, wdlFromDtz } from '../src/syzygy/tablebases.js';
 import { xorshift32 } from '../src/util/random.js';
 import { numberOption, positionals, repeatedOption, requireFile } from './args.js';
@@ -173,7 +174,12 @@ function againstFullSet(count: number): void {
   const search = (pos: Position, tb: Tablebases | null, searchmoves: string[]): { move: number; score: number } => {
     searcher.clear();
     searcher.setTablebases(tb, use);
-    return searcher.go(pos, { depth, infinite: false, ponder: false, searchmoves }, DEFAULT_SEARCH_OPTIONS, new SearchControl());
+    return searcher.go({
+      pos,
+      params: { depth, infinite: false, ponder: false, searchmoves },
+      options: DEFAULT_SEARCH_OPTIONS,
+      control: new SearchControl(),
+    });
   };
   const play = (pos: Position, tb: Tablebases | null): number => search(pos, tb, []).move;
   const moves = new Int32Array(MAX_MOVES);
@@ -253,7 +259,7 @@ function againstFullSet(count: number): void {
       trials++;
       // The root's ranking, as the search makes it: a complete one keeps only moves of the best value,
       // a partial one at least one of them.
-      const kind = tb.restrictRoot(pos, moves, n, mayPlay, keep, ranks, true, false);
+      const kind = restrictRoot(tb, pos, moves, n, mayPlay, keep, ranks, true, false);
       if (kind !== 'none') {
         if (kind === 'partial') partialRanked++;
         else ranked++;

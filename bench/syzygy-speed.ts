@@ -11,7 +11,7 @@ import { popcount64 } from '../src/board/bitboard.js';
 import { generateMoves } from '../src/board/movegen.js';
 import { Position } from '../src/board/position.js';
 import { MAX_MOVES } from '../src/board/types.js';
-import { DEFAULT_TABLEBASE_USE } from '../src/engine/tablebases.js';
+import { DEFAULT_TABLEBASE_USE } from '../src/engine/settings.js';
 import { SearchControl } from '../src/search/control.js';
 import { DEFAULT_SEARCH_OPTIONS, type GoParams } from '../src/search/limits.js';
 import { Searcher } from '../src/search/search.js';
@@ -88,8 +88,14 @@ for (let i = 0; i < fens.length; i++) {
     control.reset();
     const t = performance.now();
     let tbhits = 0;
-    s.go(new Position(fens[i]), params, DEFAULT_SEARCH_OPTIONS, control, (e) => {
-      if (e.type === 'line' && e.tbhits !== null) tbhits = e.tbhits;
+    s.go({
+      pos: new Position(fens[i]),
+      params,
+      options: DEFAULT_SEARCH_OPTIONS,
+      control,
+      report: (e) => {
+        if (e.type === 'line' && e.tbhits !== null) tbhits = e.tbhits;
+      },
     });
     const ms = performance.now() - t;
     const key = s === with_ ? 'with' : 'without';

@@ -20,7 +20,7 @@ import { moveToUci } from '../src/board/notation.js';
 import { Position } from '../src/board/position.js';
 import { parseSan } from '../src/board/san.js';
 import { SearchControl } from '../src/search/control.js';
-import { SEARCH_DRIVERS, type SearchDriver } from '../src/search/drivers.js';
+import { SEARCH_DRIVERS, type SearchDriver } from '../src/search/driver-list.js';
 import { DEFAULT_SEARCH_OPTIONS, type SearchEvent } from '../src/search/limits.js';
 import { Searcher } from '../src/search/search.js';
 import { numberOption, positionals } from './args.js';
@@ -62,13 +62,13 @@ for (const problem of problems) {
     if (e.pv.length > 0) firstMoves.push({ move: e.pv[0], timeMs: e.timeMs });
   };
   const started = performance.now();
-  const result = searcher.go(
+  const result = searcher.go({
     pos,
-    { ...limits, infinite: false, ponder: false, searchmoves: [] },
-    { ...DEFAULT_SEARCH_OPTIONS, moveOverhead: 0, driver },
-    new SearchControl(),
+    params: { ...limits, infinite: false, ponder: false, searchmoves: [] },
+    options: { ...DEFAULT_SEARCH_OPTIONS, moveOverhead: 0, driver },
+    control: new SearchControl(),
     report,
-  );
+  });
   searchMs += performance.now() - started;
   totalNodes += lastNodes;
   const played = result.move;

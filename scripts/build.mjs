@@ -243,8 +243,11 @@ async function buildAll() {
   buildTypes();
 }
 
+/** Modules of src/api/ that are not part of the library's types: the library uses them inside. */
+const INTERNAL_DECLARATIONS = new Set(['node.d.ts', 'position.d.ts', 'probe.d.ts']);
+
 /** Modules of the engine (under src/) whose declarations the library's types use: each imports nothing. */
-const SHARED_DECLARATIONS = ['search/drivers'];
+const SHARED_DECLARATIONS = ['search/driver-list'];
 
 /** The library's declarations: tsc emits them for src/api, and the public ones are copied to dist/types. */
 function buildTypes() {
@@ -268,7 +271,7 @@ function buildTypes() {
   mkdirSync(target, { recursive: true });
   const apiDir = join(out, 'api');
   for (const name of readdirSync(apiDir)) {
-    if (!name.endsWith('.d.ts') || name === 'node.d.ts' || name === 'position.d.ts') continue;
+    if (!name.endsWith('.d.ts') || INTERNAL_DECLARATIONS.has(name)) continue;
     let text = readFileSync(join(apiDir, name), 'utf8');
     // Engine modules that import nothing may be published as they are, beside the library's own types.
     for (const shared of SHARED_DECLARATIONS) text = text.replaceAll(`'../${shared}.js'`, `'./${basename(shared)}.js'`);

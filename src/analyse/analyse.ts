@@ -8,8 +8,8 @@ import { gameOutcome } from '../board/rules.js';
 import { moveToSan } from '../board/san.js';
 import { WHITE } from '../board/types.js';
 import type { EngineHost } from '../engine/host.js';
-import type { SearchDriver } from '../search/drivers.js';
-import { type UciScore, uciScore } from '../engine/info.js';
+import type { SearchDriver } from '../search/driver-list.js';
+import { type UciScore, uciScore } from '../engine/search-lines.js';
 import type { ReplayedGame } from './games.js';
 import { type Judgement, type WhiteEval, gameAccuracy, judgeMove, winPercent } from './model.js';
 

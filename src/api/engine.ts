@@ -11,21 +11,22 @@
 
 import type { Position } from '../board/position.js';
 import { EngineHost, type Job, type JobOutcome } from '../engine/host.js';
-import { SETTINGS, defaultIn, rangeText } from '../engine/settings.js';
-import { type EngineLine, scoreValue, shownScore, wdlOf } from '../engine/info.js';
+import { DEFAULT_TABLEBASE_USE, SETTINGS, defaultIn, rangeText } from '../engine/settings.js';
+import { type EngineLine, scoreValue, shownScore, wdlOf } from '../engine/search-lines.js';
 import type { NetworkChoice } from '../engine/messages.js';
-import { NetworkError, decodeNetwork } from '../eval/index.js';
+import { NetworkFileError, loadNetwork } from '../engine/network-file.js';
 import { platform } from '../platform/index.js';
-import { SEARCH_DRIVERS, isSearchDriver } from '../search/drivers.js';
+import { isSearchDriver } from '../search/driver-list.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
 import { HAS_SHARED_MEMORY } from '../search/shared-memory.js';
-import { openTablebases } from '../engine/tablebases.js';
-import { PROBE_FAILED, type Tablebases, wdlFromDtz } from '../syzygy/tablebases.js';
-import { MAX_MOVES, WHITE } from '../board/types.js';
-import { generateMoves } from '../board/movegen.js';
+import { openTablebases } from '../engine/tablebase-files.js';
+import type { TablebaseUse } from '../syzygy/root.js';
+import type { Tablebases } from '../syzygy/tablebases.js';
+import { WHITE } from '../board/types.js';
 import { Book } from './book.js';
 import { AbortError, EngineClosedError, EngineFailedError, InvalidNetworkError, type KestrelError } from './errors.js';
 import { type ReadPosition, describeMove, describeUci, readMove, readPosition } from './position.js';
+import { probeTables } from './probe.js';
 import type {
   AnalyseOptions,
   AnalysisResult,
@@ -155,18 +156,18 @@ export class Engine {
 
   constructor(options: EngineOptions = {}) {
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
-    const threads = options.threads ?? 1;
+    const threads = options.threads ?? SETTINGS.threads.default;
     if (!isPositiveInteger(threads)) throw new RangeError(`threads must be an integer > 0, not ${shown(threads)}`);
     this.threads = HAS_SHARED_MEMORY ? Math.min(threads, SETTINGS.threads.max) : 1;
     const hash = options.hash ?? defaultIn(SETTINGS.hash, 'api');
     if (!isPositiveInteger(hash)) throw new RangeError(`hash must be an integer > 0 (MB), not ${shown(hash)}`);
     this.hash = Math.min(hash, SETTINGS.hash.max);
-    this.chess960 = options.chess960 === true;
-    const driver = options.driver ?? 'pvs';
+    this.chess960 = (options.chess960 ?? SETTINGS.chess960.default) === true;
+    const driver = options.driver ?? SETTINGS.driver.default;
     if (typeof driver !== 'string' || !isSearchDriver(driver))
-      throw new RangeError(`driver must be one of ${SEARCH_DRIVERS.join(', ')}, not ${shown(driver)}`);
+      throw new RangeError(`driver must be one of ${SETTINGS.driver.values.join(', ')}, not ${shown(driver)}`);
     this.driver = driver;
-    const book = options.book ?? false;
+    const book = options.book ?? SETTINGS.ownBook.default;
     if (typeof book !== 'boolean' && !(book instanceof Book))
       throw new TypeError(`book must be true, false or a Book (await Book.load(path) reads a file), not ${shown(book)}`);
     this.bookOption = book;
@@ -195,22 +196,25 @@ export class Engine {
     });
     if (options.syzygyPath !== undefined && options.syzygyPath !== '') {
       if (typeof options.syzygyPath !== 'string') throw new TypeError('syzygyPath must be a string of folders');
-      const use = options.syzygy ?? {};
-      const probeDepth = use.probeDepth ?? SETTINGS.syzygyProbeDepth.default;
-      const probeLimit = use.probeLimit ?? SETTINGS.syzygyProbeLimit.default;
-      for (const [name, v, range] of [
-        ['syzygy.probeDepth', probeDepth, SETTINGS.syzygyProbeDepth],
-        ['syzygy.probeLimit', probeLimit, SETTINGS.syzygyProbeLimit],
+      const given = options.syzygy ?? {};
+      const use: TablebaseUse = {
+        probeDepth: given.probeDepth ?? DEFAULT_TABLEBASE_USE.probeDepth,
+        rule50: given.rule50 ?? DEFAULT_TABLEBASE_USE.rule50,
+        probeLimit: given.probeLimit ?? DEFAULT_TABLEBASE_USE.probeLimit,
+      };
+      for (const [setting, v] of [
+        [SETTINGS.syzygyProbeDepth, use.probeDepth],
+        [SETTINGS.syzygyProbeLimit, use.probeLimit],
       ] as const) {
-        if (!Number.isInteger(v) || v < range.min || v > range.max)
-          throw new RangeError(`${name} must be an integer in ${rangeText(range)}, not ${shown(v)}`);
+        if (!Number.isInteger(v) || v < setting.min || v > setting.max)
+          throw new RangeError(`${setting.api} must be an integer in ${rangeText(setting)}, not ${shown(v)}`);
       }
       const opened = openTablebases(options.syzygyPath);
       this.tablebases = opened.tb;
       for (const line of opened.note.split('\n')) onLog(line);
       this.host.configure({
         type: 'syzygy',
-        settings: { path: options.syzygyPath, use: { probeDepth, probeLimit, rule50: use.rule50 ?? true } },
+        settings: { path: options.syzygyPath, use },
       });
     }
     // Start the worker now, so that the first search does not wait for it.
@@ -298,38 +302,10 @@ export class Engine {
     const { pos } = readPosition(position, this.chess960);
     if (tb === null || pos.castling !== 0) return null;
     try {
-      return this.probeTables(tb, pos);
+      return probeTables(tb, pos);
     } finally {
       for (const problem of tb.takeProblems()) this.onLog(`SyzygyPath: ${problem}`);
     }
-  }
-
-  /** probe()'s answer: what the tables can say of pos, null where they cannot. */
-  private probeTables(tb: Tablebases, pos: Position): TablebaseProbe | null {
-    const w0 = tb.probeWdl(pos);
-    if (w0 === PROBE_FAILED) return null;
-    const d = tb.probeDtz(pos);
-    const dtz = d === PROBE_FAILED ? null : d;
-    const wdl = dtz === null ? w0 : wdlFromDtz(dtz, pos.halfmove);
-    const moves = new Int32Array(MAX_MOVES);
-    const n = generateMoves(pos, moves, 0, false);
-    const ranks = new Int32Array(n);
-    const values = new Int32Array(n);
-    let best = -1;
-    // By DTZ where it can be read for every move, else by WDL; no move when some move cannot be probed at all.
-    const rank = (byDtz: boolean): boolean => tb.rankRootMoves(pos, moves.subarray(0, n), n, ranks, byDtz, true, false, values);
-    if (n > 0 && ((dtz !== null && rank(true)) || rank(false))) {
-      for (let i = 0; i < n; i++) {
-        if (best < 0 || ranks[i] > ranks[best]) best = i;
-        // Among equals: the quickest zeroing win, the longest defence.
-        else if (ranks[i] === ranks[best] && values[i] < values[best]) best = i;
-      }
-    }
-    return {
-      wdl: (['loss', 'blessed-loss', 'draw', 'cursed-win', 'win'] as const)[wdl + 2],
-      dtz,
-      bestMove: best < 0 ? null : describeMove(pos, moves[best]),
-    };
   }
 
   /** A new game: the hash table and the move-ordering statistics are cleared (after the search running now, if any). */
@@ -398,7 +374,7 @@ export class Engine {
       throw new TypeError('limits must be an object, e.g. { depth: 12 } or { movetime: 1000 }');
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
     const read = readPosition(position, this.chess960);
-    const multiPv = options.multiPv ?? 1;
+    const multiPv = options.multiPv ?? SETTINGS.multiPv.default;
     if (!isPositiveInteger(multiPv) || multiPv > SETTINGS.multiPv.max)
       throw new RangeError(`multiPv must be an integer in ${rangeText(SETTINGS.multiPv)}, not ${shown(multiPv)}`);
     const searchmoves = readSearchMoves(read.pos, limits.searchMoves);
@@ -609,20 +585,14 @@ function replyAfter(pos: Position, bestUci: string, replyUci: string | null): Re
   }
 }
 
-/** The evaluation the engine's threads use, from the options; throws InvalidNetworkError. */
+/** The evaluation the engine's threads use, from the options (a network file implies nnue unless nnue is false); throws InvalidNetworkError. */
 function networkChoice(options: EngineOptions): NetworkChoice | undefined {
   const file = options.networkFile;
   if (file === undefined) return options.nnue === undefined ? undefined : { use: options.nnue, net: null };
-  let bytes: Uint8Array;
   try {
-    bytes = typeof file === 'string' ? platform.readFile(file) : file;
+    return { use: options.nnue !== false, net: loadNetwork(file).net };
   } catch (e) {
-    throw new InvalidNetworkError(`cannot read network file ${file}: ${errorText(e)}`);
-  }
-  try {
-    return { use: options.nnue ?? true, net: decodeNetwork(bytes) };
-  } catch (e) {
-    if (e instanceof NetworkError)
+    if (e instanceof NetworkFileError)
       throw new InvalidNetworkError(`network file ${typeof file === 'string' ? file : '(bytes)'}: ${e.message}`);
     throw e;
   }

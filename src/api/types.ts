@@ -1,6 +1,6 @@
 // The library's public types (what docs/api.md describes).
 
-import type { SearchDriver } from '../search/drivers.js';
+import type { SearchDriver } from '../search/driver-list.js';
 
 /**
  * A position: a FEN, 'startpos', or a FEN (default: the start position)
@@ -141,7 +141,7 @@ export type { SearchDriver };
 export interface EngineOptions {
   /** Search threads (default 1). In a browser page that is not cross-origin isolated, always 1. */
   threads?: number;
-  /** Transposition table in MB (default 16; at most 4096 in Node, 256 in a browser). */
+  /** Transposition table in MB (default 16; at most 131072 in Node, 256 in a browser). */
   hash?: number;
   /** Chess960: castling written king-takes-rook, X-FEN / Shredder-FEN castling rights (default false). */
   chess960?: boolean;

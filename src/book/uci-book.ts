@@ -12,11 +12,9 @@ import { BOOK_MODES, BookError, type BookMode, OpeningBook, gamePly, pickEntry }
 import { errorText } from '../util/errors.js';
 
 /**
- * The UCI options' defaults (the options module declares them):
- *   option name OwnBook type check default false
- *   option name BookFile type string default <the shipped book: its path, or <built-in>>
- *   option name BookMode type combo default weighted var best var weighted
- *   option name BookDepth type spin default 255 min 0 max 1024
+ * The book options' defaults, which a BookController starts with, and
+ * BookDepth's range (engine/settings.ts declares the options with them;
+ * BookFile's default is the shipped book).
  */
 export const BOOK_OPTION_DEFAULTS = {
   OwnBook: false,

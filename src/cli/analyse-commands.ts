@@ -11,11 +11,11 @@ import { type ReplayedGame, replayGame, splitGames } from '../analyse/games.js';
 import { evaluationGraph, graphFileName } from '../analyse/graph.js';
 import { Progress } from '../analyse/progress.js';
 import { EngineHost } from '../engine/host.js';
-import { SEARCH_DRIVERS } from '../search/drivers.js';
+import { SEARCH_DRIVERS } from '../search/driver-list.js';
 import { engineVersion } from '../engine/version.js';
-import { SETTINGS, defaultIn } from '../engine/settings.js';
+import { DEFAULT_TABLEBASE_USE, SETTINGS, defaultIn } from '../engine/settings.js';
 import { integerArg, readTextFile } from './args.js';
-import { DEFAULT_TABLEBASE_USE, openTablebases } from '../engine/tablebases.js';
+import { openTablebases } from '../engine/tablebase-files.js';
 import { decodePgn } from '../platform/pgn-file.js';
 
 /** The time a move is searched when neither --movetime nor --depth is given, and the most it may be. */

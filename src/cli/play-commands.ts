@@ -10,9 +10,9 @@ import { parseTimeControl } from '../play/clock.js';
 import { LEVEL_HELP, parseLevel } from '../play/levels.js';
 import { GameController, type PlayerKind } from '../play/controller.js';
 import { TerminalView } from '../play/terminal.js';
-import { SEARCH_DRIVERS } from '../search/drivers.js';
+import { SEARCH_DRIVERS } from '../search/driver-list.js';
 import { errorText } from '../util/errors.js';
-import { openTablebases } from '../engine/tablebases.js';
+import { openTablebases } from '../engine/tablebase-files.js';
 
 /** The level when none is given: a club player. */
 const DEFAULT_LEVEL = '10';

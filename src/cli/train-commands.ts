@@ -304,11 +304,16 @@ export function registerTrainCommands(program: Command): void {
     .option('--scale <cp>', "centipawns per unit of the network's output", String(t.scale))
     .option(
       '--sigmoid-scale <cp>',
-      'centipawns that turn a score into an expected result, sigmoid(score / cp), in the loss and the target (bench/fit-scale.ts fits it; default: --scale)',
+      'centipawns that turn a score into an expected result, sigmoid(score / cp), in the loss and the target (bench/fit-scale.ts fits it)',
+      String(t.sigmoidScale),
     )
     .option('--weight-decay <x>', 'AdamW weight decay', String(t.weightDecay))
     .option('--max-score <cp>', 'leave out positions scored further from 0', String(t.filter.maxScore))
-    .option('--mirror', 'also train on positions without castling rights mirrored left to right (files a-h swapped)')
+    .option(
+      '--mirror',
+      `also train on positions without castling rights mirrored left to right (files a-h swapped)${t.filter.mirror ? ' (the default)' : ''}`,
+    )
+    .option('--no-mirror', 'train on the positions as they are')
     .option('--valid <percent>', 'percent of the games held out for validation', String(t.validPercent))
     .option('--threads <n>', 'worker threads computing gradients', String(t.threads))
     .option('--seed <n>', 'seed of the initial weights and the shuffles', String(t.seed))
@@ -348,10 +353,10 @@ export function registerTrainCommands(program: Command): void {
         wdl: numberArg(program, '--wdl', o.wdl, 0, 1),
         scale: numberArg(program, '--scale', o.scale, 1, 10000),
         weightDecay: numberArg(program, '--weight-decay', o.weightDecay, 0, 1),
-        sigmoidScale: numberArg(program, '--sigmoid-scale', o.sigmoidScale ?? o.scale, 1, 10000),
+        sigmoidScale: numberArg(program, '--sigmoid-scale', o.sigmoidScale, 1, 10000),
         lrDrops: o.lrDrops === undefined ? [] : o.lrDrops.split(',').map((e) => integerArg(program, '--lr-drops', e, 1)),
         lrGamma: numberArg(program, '--lr-gamma', o.lrGamma, 0, 1),
-        filter: { ...t.filter, maxScore: numberArg(program, '--max-score', o.maxScore, 0, 32767), mirror: o.mirror !== undefined },
+        filter: { ...t.filter, maxScore: numberArg(program, '--max-score', o.maxScore, 0, 32767), mirror: o.mirror ?? t.filter.mirror },
         validPercent: numberArg(program, '--valid', o.valid, 0.01, 50),
         threads: integerArg(program, '--threads', o.threads, 1, 64),
         seed: integerArg(program, '--seed', o.seed, 0, 0xffffffff),

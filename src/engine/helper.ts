@@ -69,7 +69,14 @@ export function runSearchHelper(data: SearchWorkerData, port: ParentPort | null)
       else searcher.tt.attach(m.table);
       searcher.tt.generation = m.generation;
       loadPosition(pos, m.position);
-      searcher.go(pos, m.params, m.options, state.control, noOutput, { kind: 'helper', index, state });
+      searcher.go({
+        pos,
+        params: m.params,
+        options: m.options,
+        control: state.control,
+        report: noOutput,
+        role: { kind: 'helper', index, state },
+      });
     } catch (e) {
       port.postMessage({ type: 'note', text: `error: helper thread ${index}: ${errorText(e)}` } satisfies FromHelper);
     }

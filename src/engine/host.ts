@@ -19,23 +19,23 @@
 //     flag reaches the worker: `stop` replaces the worker instead, and an
 //     infinite or ponder search's answer is held here until `stop`.
 //
-// The host reports structured events (info.ts); it writes nothing itself.
+// The host reports structured events (search-lines.ts); it writes nothing itself.
 
 import { generateMoves } from '../board/movegen.js';
 import { moveToUci, NO_MOVE_UCI } from '../board/notation.js';
 import { Position } from '../board/position.js';
 import { MAX_MOVES } from '../board/types.js';
 import { SearchControl } from '../search/control.js';
-import { DEFAULT_SEARCH_OPTIONS, type GoParams, type SearchOptions } from '../search/limits.js';
-import { SETTINGS } from './settings.js';
-import type { SyzygySettings } from './tablebases.js';
+import type { GoParams, SearchOptions } from '../search/limits.js';
+import type { SyzygySettings } from './tablebase-files.js';
 import type { SearchParameterValues } from '../search/tuning.js';
 import { emergencyMove } from './fallback.js';
-import type { EngineLine } from './info.js';
+import type { EngineLine } from './search-lines.js';
 import { Job, type JobListener, type JobOutcome, type JobOwner, type JobRequest, watchdogMs } from './job.js';
 import { type FromWorker, type Maintenance, type NetworkChoice, type PositionSpec, loadPosition } from './messages.js';
 import { type KeepAlive, WorkerHost } from './worker-host.js';
 import { errorText } from '../util/errors.js';
+import { type SearchHandle, searchAsPromise } from './host-search.js';
 
 export type { Job, JobListener, JobOutcome, JobRequest } from './job.js';
 
@@ -55,23 +55,6 @@ export interface EngineHostOptions {
   stopGraceMs: number;
   /** Reports of no job: the worker's notes and its death (texts like `error: ...`). */
   onNote?: (text: string) => void;
-}
-
-/** What host.search() settles with. */
-export interface SearchOutcome {
-  /** UCI notation; '0000' when there is no legal move. */
-  bestMove: string;
-  ponderMove: string | null;
-  /** The last exact line of each multipv (index 0: the best line), if any. */
-  lines: EngineLine[];
-  /** The search's notes (problems). */
-  notes: string[];
-}
-
-export interface SearchHandle {
-  done: Promise<SearchOutcome>;
-  /** Ends the search now; `done` still resolves with its move. */
-  stop(): void;
 }
 
 export class EngineHost implements JobOwner {
@@ -134,11 +117,6 @@ export class EngineHost implements JobOwner {
     return this.current !== null || this.queue.length > 0;
   }
 
-  /** The hash size new workers get (the last one asked for). */
-  get hashMb(): number {
-    return this.settings.hashMb;
-  }
-
   /** Queues a job; it starts when the jobs before it have ended. */
   submit(request: JobRequest, listener: JobListener): Job {
     const job = new Job(this.nextId++, request, listener, this);
@@ -162,49 +140,14 @@ export class EngineHost implements JobOwner {
     return job;
   }
 
-  /**
-   * A search as a promise (play, analyse): params are the `go` limits,
-   * options default to DEFAULT_SEARCH_OPTIONS with the default Move
-   * Overhead (settings.ts); the clock starts when the
-   * worker is ready. Rejects when the worker fails or the host is closed.
-   */
+  /** A search as a promise (play, analyse): see searchAsPromise. */
   search(
     position: PositionSpec,
     params: Partial<GoParams>,
     options: Partial<SearchOptions> = {},
     onLine?: (line: EngineLine) => void,
   ): SearchHandle {
-    const lines: EngineLine[] = [];
-    const notes: string[] = [];
-    let job: Job | null = null;
-    const done = new Promise<SearchOutcome>((resolve, reject) => {
-      job = this.submit(
-        {
-          kind: 'go',
-          position,
-          params: { infinite: false, ponder: false, searchmoves: [], ...params },
-          options: { ...DEFAULT_SEARCH_OPTIONS, moveOverhead: SETTINGS.moveOverhead.default, ...options },
-        },
-        {
-          line: (line) => {
-            if (line.bound === 'exact') lines[line.multipv - 1] = line;
-            onLine?.(line);
-          },
-          note: (text) => notes.push(text),
-          done: (outcome) => {
-            if (outcome.failure !== null) reject(new Error(outcome.failure));
-            else
-              resolve({
-                bestMove: outcome.bestMove ?? NO_MOVE_UCI,
-                ponderMove: outcome.ponderMove,
-                lines: lines.filter((l) => l !== undefined),
-                notes,
-              });
-          },
-        },
-      );
-    });
-    return { done, stop: () => job?.stop() };
+    return searchAsPromise(this, position, params, options, onLine);
   }
 
   /** Forgets what earlier searches learned (a new game); resolves once the worker has. */

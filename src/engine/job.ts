@@ -8,7 +8,7 @@ import { SearchControl } from '../search/control.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
 import { computeTimeBudget } from '../search/timeman.js';
 import { type EmergencyChoice, ShownMove } from './fallback.js';
-import type { CurrentMove, EngineLine } from './info.js';
+import type { CurrentMove, EngineLine } from './search-lines.js';
 import type { PositionSpec } from './messages.js';
 
 export type JobRequest =

@@ -9,8 +9,8 @@ import type { NetworkChoice, ThreadEvaluation } from '../eval/index.js';
 export { type NetworkChoice, applyNetworkChoice } from '../eval/index.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
 import type { SearchParameterValues } from '../search/tuning.js';
-import type { CurrentMove, EngineLine } from './info.js';
-import type { SyzygySettings } from './tablebases.js';
+import type { CurrentMove, EngineLine } from './search-lines.js';
+import type { SyzygySettings } from './tablebase-files.js';
 
 /** What the worker receives in workerData when it is created. */
 export interface SearchWorkerData {
@@ -61,7 +61,7 @@ export const MAX_HISTORY = 4096;
  * Adds the move just played in pos to spec, the position as the worker
  * rebuilds it. Positions before an irreversible move cannot repeat, so
  * the spec starts again near it: REPLAY_KEEP moves before, so that the
- * tree search still finds the root of its last search (mcts-root.ts).
+ * tree search still finds the root of its last search (search/mcts/root.ts).
  */
 export function appendSpecMove(spec: PositionSpec, pos: Position, uci: string): void {
   spec.moves.push(uci);

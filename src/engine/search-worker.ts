@@ -14,7 +14,7 @@
 // entry serves the helpers, which workerData.helper tells apart.
 //
 // Everything the worker reports goes to the main thread as a message (search
-// lines structured, see info.ts); the worker never writes to stdout. Each job
+// lines structured, see search-lines.ts); the worker never writes to stdout. Each job
 // ends with exactly one `done` message, even when the search throws: then
 // the worker reports a note `error: ...` and answers with a legal fallback
 // move.
@@ -28,11 +28,12 @@ import { MAX_MOVES } from '../board/types.js';
 import { DEFAULT_BENCH_DEPTH, runBench } from '../search/bench.js';
 import { SearchControl } from '../search/control.js';
 import type { GoParams, SearchEvent, SearchOptions } from '../search/limits.js';
-import { engineLine } from './info.js';
+import { engineLine } from './search-lines.js';
 import { ShownMove, emergencyMove } from './fallback.js';
 import { Driver } from '../search/driver.js';
+import { allocateHash } from '../search/tt.js';
 import type { Tablebases } from '../syzygy/tablebases.js';
-import { type SyzygySettings, openTablebases } from './tablebases.js';
+import { type SyzygySettings, openTablebases } from './tablebase-files.js';
 import { WarmUp } from '../search/warmup.js';
 import { type SearchParameterValues, setSearchParameters } from '../search/tuning.js';
 import type { HelperThreads } from '../search/threads.js';
@@ -102,8 +103,7 @@ export function runSearchWorker(): void {
 }
 
 class SearchWorker {
-  private driver: Driver;
-  private hashMb: number;
+  private readonly driver: Driver;
   /** Tablebases (SyzygyPath) and the path they were read from. */
   private tablebases: Tablebases | null = null;
   private syzygyPath = '';
@@ -119,16 +119,17 @@ class SearchWorker {
     hashMb: number,
     threads: number,
   ) {
-    this.hashMb = hashMb;
-    try {
-      checkHashFits(hashMb);
-      this.driver = new Driver(hashMb);
-    } catch (e) {
-      this.send({ type: 'note', text: `error: could not allocate ${hashMb} MB of hash (${errorText(e)}); using 1 MB` });
-      this.hashMb = 1;
-      this.driver = new Driver(1);
-    }
-    this.pool = new ThreadPool(startHelperWorker, (text) => this.send({ type: 'note', text }));
+    const note = (text: string): void => this.send({ type: 'note', text });
+    this.driver = allocateHash(
+      hashMb,
+      'of hash',
+      (mb) => {
+        checkHashFits(mb);
+        return new Driver(mb);
+      },
+      note,
+    );
+    this.pool = new ThreadPool(startHelperWorker, note);
     this.setThreads(threads);
   }
 
@@ -228,7 +229,7 @@ class SearchWorker {
       // (The searcher is told below; no search runs while a setting is applied.)
       this.tablebases?.close();
       this.tablebases = null;
-      if (settings.path.trim() !== '' && settings.path !== '<empty>') {
+      if (settings.path.trim() !== '') {
         const { tb, note } = openTablebases(settings.path);
         this.tablebases = tb;
         if (tell) for (const line of note.split('\n')) this.send({ type: 'note', text: line });
@@ -255,7 +256,7 @@ class SearchWorker {
   }
 
   private resize(mb: number): void {
-    if (mb === this.hashMb) return;
+    if (mb === this.driver.hashMb) return;
     // A table that cannot be had (the memory is not there) leaves the one in
     // use as it was, entries and all (TranspositionTable.resize).
     if (
@@ -264,10 +265,9 @@ class SearchWorker {
         this.driver.setHashSize(mb);
       })
     ) {
-      this.send({ type: 'note', text: `Hash: keeping the table of ${this.hashMb} MB and its entries` });
+      this.send({ type: 'note', text: `Hash: keeping the table of ${this.driver.hashMb} MB and its entries` });
       return;
     }
-    this.hashMb = mb;
     // New helpers, so that none keeps the old table alive.
     if (this.pool.helpers > 0) this.setThreads(this.pool.helpers + 1);
   }
@@ -315,7 +315,7 @@ class SearchWorker {
       allowed = named.length > 0 ? named : legal;
       helpers = this.pool.forSearch(spec);
       const role = helpers === null ? undefined : ({ kind: 'main', helpers } as const);
-      const result = this.driver.go(this.pos, params, options, control, report, role);
+      const result = this.driver.go({ pos: this.pos, params, options, control, report, role });
       bestMove = moveToUci(this.pos, result.move);
       if (result.ponder !== 0 && result.move !== 0) {
         this.pos.makeMove(result.move);

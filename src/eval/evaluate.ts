@@ -9,7 +9,7 @@
 // endgame part in drawish material (endgame.ts). Pawn structure and king
 // shelter are cached by pawn placement (pawn-cache.ts). No allocation per call.
 //
-// The terms are summed packed: one int32 holds mg + eg * 65536 (params.ts,
+// The terms are summed packed: one int32 holds mg + eg * 65536 (live-weights.ts,
 // PACKED), so adding a term is one load and one addition; the two halves are
 // split once at the end (unpackMg/unpackEg). Each half must stay within
 // ±32767: the fast path adds material and placement only after the split,
@@ -59,7 +59,7 @@ import {
   TEMPO,
   pstOffset,
 } from './layout.js';
-import { PACKED, unpackEg, unpackMg } from './params.js';
+import { PACKED, unpackEg, unpackMg } from './live-weights.js';
 import { MAX_PHASE } from './psqt.js';
 import { ADJACENT_FILES, AHEAD_RANKS, BESIDE, DISTANCE, FILE_MASK, FORWARD_FILE, KING_ZONE, PASSED_SPAN, SUPPORT_SPAN } from './tables.js';
 

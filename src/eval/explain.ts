@@ -6,7 +6,7 @@ import { WHITE } from '../board/types.js';
 import { SCALE_NORMAL } from './endgame.js';
 import { TRACE, TRACE_INFO, lastSums, traceEvaluate } from './evaluate.js';
 import { NUM_PARAMS, TERMS } from './layout.js';
-import { EG, MG } from './params.js';
+import { EG, MG } from './live-weights.js';
 import { MAX_PHASE } from './psqt.js';
 
 function cp(v: number): string {

@@ -1,7 +1,7 @@
 // The layout of the evaluation's parameter vector: every weight of the
 // evaluation is one entry (a midgame and an endgame value) of one vector, and
 // each named term below owns a fixed range of it. The evaluator reads the
-// live values from MG/EG in src/eval/params.ts at these offsets; the tuner
+// live values from MG/EG in src/eval/live-weights.ts at these offsets; the tuner
 // changes the whole vector at once; src/eval/weights.ts holds the values.
 
 export interface Term {

@@ -2,14 +2,14 @@
 // make/unmake (board/piece-square.ts). Indexed by piece * 64 + square; black
 // entries hold negated values so that the running sums are always White
 // minus Black. They are built from the material and piece-square terms of
-// the parameter vector (params.ts) when this module first loads, so any
+// the parameter vector (live-weights.ts) when this module first loads, so any
 // Position constructed afterwards sums the real values. Phase weights (0 for pawns and kings): N, B
 // 1, R 2, Q 4; 24 in the start position.
 
 import { PHASE_WEIGHT, PSQ_EG, PSQ_MG } from '../board/piece-square.js';
 import { KING, PAWN } from '../board/types.js';
 import { MATERIAL, pstOffset } from './layout.js';
-import { EG, MG } from './params.js';
+import { EG, MG } from './live-weights.js';
 /** Phase of the full set of pieces; pos.phase is clamped to it. */
 export const MAX_PHASE = 24;
 

@@ -20,8 +20,8 @@
 
 import { parseUciMove } from '../board/notation.js';
 import { BLACK, WHITE } from '../board/types.js';
-import type { SearchOutcome } from '../engine/host.js';
-import { type EngineLine, uciScore } from '../engine/info.js';
+import type { SearchOutcome } from '../engine/host-search.js';
+import { type EngineLine, uciScore } from '../engine/search-lines.js';
 
 import { platform } from '../platform/index.js';
 import { Clock } from './clock.js';

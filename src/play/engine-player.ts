@@ -8,12 +8,12 @@
 // same moves replay the same game.
 
 import { OpeningBook } from '../book/reader.js';
-import { SETTINGS, defaultIn } from '../engine/settings.js';
-import { DEFAULT_TABLEBASE_USE } from '../engine/tablebases.js';
-import { EngineHost, type SearchHandle, type SearchOutcome } from '../engine/host.js';
-import { type UciScore, uciScore } from '../engine/info.js';
+import { DEFAULT_TABLEBASE_USE, SETTINGS, defaultIn } from '../engine/settings.js';
+import { EngineHost } from '../engine/host.js';
+import type { SearchHandle, SearchOutcome } from '../engine/host-search.js';
+import { type UciScore, uciScore } from '../engine/search-lines.js';
 import { platform } from '../platform/index.js';
-import type { SearchDriver } from '../search/drivers.js';
+import type { SearchDriver } from '../search/driver-list.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
 import { HARD_NODES_FACTOR } from '../search/strength.js';
 import { mulberry32, unitInterval } from '../util/random.js';

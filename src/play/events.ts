@@ -3,8 +3,8 @@
 // controller's options, and the events through which it follows the game
 // (with the list of listeners that hears them).
 
-import type { EngineLine } from '../engine/info.js';
-import type { SearchDriver } from '../search/drivers.js';
+import type { EngineLine } from '../engine/search-lines.js';
+import type { SearchDriver } from '../search/driver-list.js';
 import type { PlayEngine } from './engine-player.js';
 import type { TimeControl } from './clock.js';
 import type { LevelChoice } from './levels.js';

@@ -9,7 +9,7 @@ import { Position, START_FEN } from '../board/position.js';
 import { type Outcome, cannotMateBy, gameOutcome } from '../board/rules.js';
 import { moveToSan } from '../board/san.js';
 import { WHITE, moveFrom, moveTo } from '../board/types.js';
-import type { UciScore } from '../engine/info.js';
+import type { UciScore } from '../engine/search-lines.js';
 import { type PositionSpec, positionSpec } from '../engine/messages.js';
 
 export interface PlayedMove {

@@ -5,7 +5,7 @@ import { parseUciMove } from '../board/notation.js';
 import type { Position } from '../board/position.js';
 import { moveToSan } from '../board/san.js';
 import { WHITE } from '../board/types.js';
-import type { UciScore } from '../engine/info.js';
+import type { UciScore } from '../engine/search-lines.js';
 
 /** +0.25 / -1.30 (pawns) or #3 / #-2 (mate in moves; negative: being mated). */
 export function formatScore(score: UciScore): string {

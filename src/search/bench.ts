@@ -108,7 +108,7 @@ export function runBench(depth: number = DEFAULT_BENCH_DEPTH, emit: (line: strin
       searcher.clear();
       control.reset();
       const t0 = performance.now();
-      const result = searcher.go(pos, params, DEFAULT_SEARCH_OPTIONS, control, () => {});
+      const result = searcher.go({ pos, params, options: DEFAULT_SEARCH_OPTIONS, control });
       ms += performance.now() - t0;
       nodes += searcher.nodes;
       if (run === 1) {
@@ -161,7 +161,7 @@ function timeToDepth(depth: number, searcher: Searcher, pool: BenchHelpers | nul
     control.reset();
     const t0 = performance.now();
     const helpers = pool === null ? null : pool.forSearch({ fen, moves: [], chess960: false });
-    searcher.go(pos, params, DEFAULT_SEARCH_OPTIONS, control, () => {}, helpers === null ? undefined : { kind: 'main', helpers });
+    searcher.go({ pos, params, options: DEFAULT_SEARCH_OPTIONS, control, role: helpers === null ? undefined : { kind: 'main', helpers } });
     ms += performance.now() - t0;
     nodes += searcher.totalNodes();
   }

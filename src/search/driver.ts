@@ -1,25 +1,24 @@
-// The search drivers side by side (drivers.ts lists them): a Driver chooses,
+// The search drivers side by side (driver-list.ts lists them): a Driver chooses,
 // for each `go`, alpha-beta (PVS or MTD(f), the Searcher's iterative
 // deepening), a strength level (strength.ts, which plays with PVS: the
-// levels were calibrated with it), or Monte Carlo tree search (mcts.ts),
+// levels were calibrated with it), or Monte Carlo tree search (mcts/mcts.ts),
 // whose tree it owns and keeps between the searches of a game. MTD(f)
 // stays inside the Searcher: it is another way to run an iteration of the
 // same alpha-beta search, and needs the Searcher's state at every pass.
 
 import { generateMoves } from '../board/movegen.js';
-import type { Position } from '../board/position.js';
 import { MAX_MOVES } from '../board/types.js';
-import { type SearchControl, waitWhileInfinite } from './control.js';
-import { type SearchDriver, mctsSpec } from './drivers.js';
-import { type GoParams, NO_REPORT, type SearchOptions, type SearchReport, searchmovesAllow } from './limits.js';
-import { Mcts } from './mcts.js';
-import type { MctsTree } from './mcts-tree.js';
+import { waitWhileInfinite } from './control.js';
+import { type SearchDriver, mctsSpec } from './driver-list.js';
+import { type GoParams, NO_REPORT, searchmovesAllow } from './limits.js';
+import { Mcts } from './mcts/mcts.js';
+import type { MctsTree } from './mcts/tree.js';
 import * as P from './params.js';
+import type { SearchRequest } from './request.js';
 import { type SearchResult, Searcher } from './search.js';
 import { limitedSearch } from './strength.js';
-import type { ThreadRole } from './threads.js';
 import { computeTimeBudget } from './timeman.js';
-import { DEFAULT_HASH_MB } from './tt.js';
+import { DEFAULT_HASH_MB, allocateHash } from './tt.js';
 
 /** The driver a search at a limited strength plays with, whatever was asked. */
 export const LEVELS_DRIVER: SearchDriver = 'pvs';
@@ -29,15 +28,17 @@ const LEVELS_DRIVER_NOTE = `UCI_LimitStrength and Skill Level play with the ${LE
 
 export class Driver {
   readonly searcher: Searcher;
-  /** Megabytes of Hash: the size of the table, and of the Monte Carlo tree search's tree. */
-  private hashMb: number;
   /** The Monte Carlo tree search and its tree, made at its first search. */
   private mcts: Mcts | null = null;
   private readonly moves = new Int32Array(MAX_MOVES);
 
   constructor(hashMb = DEFAULT_HASH_MB) {
     this.searcher = new Searcher(hashMb);
-    this.hashMb = hashMb;
+  }
+
+  /** Megabytes of Hash: the size of the table (which keeps it), and of the Monte Carlo tree search's tree. */
+  get hashMb(): number {
+    return this.searcher.tt.megabytes;
   }
 
   /** The Monte Carlo tree (null before the first mcts search): for tests and benchmarks. */
@@ -47,7 +48,6 @@ export class Driver {
 
   setHashSize(mb: number): void {
     this.searcher.setHashSize(mb);
-    this.hashMb = mb;
     this.mcts = null;
   }
 
@@ -57,25 +57,19 @@ export class Driver {
     this.mcts?.reset();
   }
 
-  /** One `go`, with the driver options name (Searcher.go says what the arguments are). */
-  go(
-    pos: Position,
-    params: GoParams,
-    options: SearchOptions,
-    control: SearchControl,
-    report: SearchReport = NO_REPORT,
-    role?: ThreadRole,
-  ): SearchResult {
+  /** One `go`, with the driver options name (SearchRequest and Searcher.go say what is asked). */
+  go(request: SearchRequest): SearchResult {
+    const { options, report = NO_REPORT } = request;
     const strength = options.strength;
     if (strength !== undefined) {
       if (options.driver !== LEVELS_DRIVER) {
         report({ type: 'note', text: LEVELS_DRIVER_NOTE });
-        options = { ...options, driver: LEVELS_DRIVER };
+        request = { ...request, options: { ...options, driver: LEVELS_DRIVER } };
       }
-      return limitedSearch(this.searcher, pos, params, options, control, strength, report, role);
+      return limitedSearch(this.searcher, request, strength);
     }
-    if (mctsSpec(options.driver) === null) return this.searcher.go(pos, params, options, control, report, role);
-    return this.goMcts(pos, params, options, control, report, role);
+    if (mctsSpec(options.driver) === null) return this.searcher.go(request);
+    return this.goMcts(request);
   }
 
   /**
@@ -83,14 +77,8 @@ export class Driver {
    * first, which fills the table and the histories that the priors read
    * (not with uniform priors), then the tree search.
    */
-  private goMcts(
-    pos: Position,
-    params: GoParams,
-    options: SearchOptions,
-    control: SearchControl,
-    report: SearchReport,
-    role?: ThreadRole,
-  ): SearchResult {
+  private goMcts(request: SearchRequest): SearchResult {
+    const { pos, params, options, control, report = NO_REPORT, role } = request;
     const startTime = performance.now();
     if (role?.kind === 'main' && role.helpers.count > 0) {
       report({ type: 'note', text: `Threads ${role.helpers.count + 1}: the mcts driver searches with one thread` });
@@ -98,7 +86,7 @@ export class Driver {
     const searcher = this.searcher;
     const rootCount = generateMoves(pos, this.moves, 0, false);
     // No legal move: alpha-beta says so (mate or stalemate) as for any driver.
-    if (rootCount === 0) return searcher.go(pos, params, { ...options, driver: 'pvs' }, control, report);
+    if (rootCount === 0) return searcher.go({ pos, params, options: { ...options, driver: 'pvs' }, control, report });
     const preSearch = mctsSpec(options.driver)!.priors !== 'uniform' && P.MCTS_PRESEARCH_NODES > 0;
     let fallback = 0;
     if (preSearch) {
@@ -113,17 +101,15 @@ export class Driver {
         ponder: false,
         searchmoves: params.searchmoves,
       };
-      fallback = searcher.go(pos, pre, { ...options, driver: 'pvs', multiPv: 1, moveOverhead: 0 }, control, NO_REPORT).move;
+      fallback = searcher.go({ pos, params: pre, options: { ...options, driver: 'pvs', multiPv: 1, moveOverhead: 0 }, control }).move;
     }
     searcher.prepareLeaves(pos, params, options, control, startTime, !preSearch);
-    if (this.mcts === null) {
-      try {
-        this.mcts = new Mcts(this.hashMb);
-      } catch {
-        report({ type: 'note', text: `error: could not allocate ${this.hashMb} MB for the mcts tree; using 1 MB` });
-        this.mcts = new Mcts(1);
-      }
-    }
+    this.mcts ??= allocateHash(
+      this.hashMb,
+      'for the mcts tree',
+      (mb) => new Mcts(mb),
+      (text) => report({ type: 'note', text }),
+    );
     // Without the short PVS's move, the first legal move stands in case not even the root can be scored.
     if (fallback === 0) {
       for (let i = 0; i < rootCount && fallback === 0; i++) if (searchmovesAllow(params, pos, this.moves[i])) fallback = this.moves[i];

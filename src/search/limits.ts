@@ -6,7 +6,7 @@
 import { moveToUci } from '../board/notation.js';
 import type { Position } from '../board/position.js';
 import { MAX_PLY } from '../board/types.js';
-import type { SearchDriver } from './drivers.js';
+import type { SearchDriver } from './driver-list.js';
 
 /** The deepest iteration a search runs (the search's arrays have room for extensions beyond it). */
 export const MAX_DEPTH = MAX_PLY - 4;
@@ -56,7 +56,7 @@ export interface SearchOptions {
   moveOverhead: number;
   chess960: boolean;
   showWdl: boolean;
-  /** 'pvs' (default), 'mtdf' or one of the Monte Carlo tree searches (drivers.ts). */
+  /** 'pvs' (default), 'mtdf' or one of the Monte Carlo tree searches (driver-list.ts). */
   driver: SearchDriver;
   /** A limited strength (strength.ts: Skill Level, UCI_Elo); absent: full strength. */
   strength?: StrengthLimit;

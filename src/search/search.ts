@@ -6,12 +6,12 @@
 // pawn structure found (correction.ts). MTD(f) is offered as an alternative
 // at the root (options.driver 'mtdf': each iteration converges by
 // null-window searches instead of one aspiration window). The Monte Carlo
-// drivers live beside it (driver.ts chooses, mcts.ts searches): they use a
+// drivers live beside it (driver.ts chooses, mcts/mcts.ts searches): they use a
 // Searcher only through MctsHost, for its table, histories and quiescence
 // search. The Searcher runs inside a worker thread and polls
 // SearchControl for `stop` and `ponderhit`; it reports through SearchReport
 // events, which the search worker turns into structured lines
-// (src/engine/info.ts) for each front end to show.
+// (src/engine/search-lines.ts) for each front end to show.
 //
 // Parallel search (Lazy SMP, see threads.ts): with Threads > 1 the searcher
 // of the search worker is the main one (its ThreadRole names its helpers);
@@ -25,6 +25,7 @@ import { SEE_VALUE, seeGE } from '../board/see.js';
 import { cannotMate } from '../board/rules.js';
 import { EN_PASSANT, MAX_MOVES, MAX_PLY, PAWN, PROMO_KNIGHT, PROMO_QUEEN, moveKind, moveTo } from '../board/types.js';
 import { evaluate } from '../eval/index.js';
+import { TablebaseRoot, type TablebaseUse } from '../syzygy/root.js';
 import { PROBE_FAILED, type Tablebases } from '../syzygy/tablebases.js';
 import { CorrectionHistory } from './correction.js';
 import { MoveHistory, NO_CONT, contKey, isNoisy } from './history.js';
@@ -39,12 +40,13 @@ import {
   type SearchReport,
   searchmovesAllow,
 } from './limits.js';
-import type { MctsHost } from './mcts.js';
+import type { MctsHost } from './mcts/mcts.js';
 import { MovePicker } from './movepick.js';
 import * as P from './params.js';
 import { onSearchParametersChanged } from './tuning.js';
-import { type HelperThreads, type ThreadRole, type ThreadState, bestHelperResult, helperSkipsDepth } from './threads.js';
+import { type HelperThreads, type ThreadState, bestHelperResult, helperSkipsDepth } from './threads.js';
 import { DECISIVE_BOUND, INFINITE, MATE, MATE_BOUND, TB_WIN, scoreFromTT, scoreToTT } from './score.js';
+import type { SearchRequest } from './request.js';
 import { TimeManager } from './timeman.js';
 import { BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, DEFAULT_HASH_MB, TranspositionTable } from './tt.js';
 
@@ -68,16 +70,6 @@ const NOISIES_KEPT = 32;
 const LMR_SIZE = 64;
 /** A tablebase result is stored in the table as if searched this much deeper: it is exact whatever the depth. */
 const TB_DEPTH_BONUS = 6;
-
-/** How the search uses tablebases (UCI options SyzygyProbeDepth, Syzygy50MoveRule, SyzygyProbeLimit). */
-export interface TablebaseUse {
-  /** At the largest piece count probed, probe only at this depth or more (smaller ones always). */
-  probeDepth: number;
-  /** Cursed wins and blessed losses (won or lost, but drawn by the fifty-move rule) count as near-draws; false: as wins and losses. */
-  rule50: boolean;
-  /** Probe positions of at most this many pieces (and no more than the largest table has). */
-  probeLimit: number;
-}
 
 export interface SearchResult {
   /** The best move, 0 when there is no legal move. */
@@ -127,19 +119,13 @@ export class Searcher implements MctsHost {
   private readonly time = new TimeManager();
   /** Tablebases (SyzygyPath), and how they are used; null: none. */
   private tb: Tablebases | null = null;
-  private tbUse: TablebaseUse = { probeDepth: 1, rule50: true, probeLimit: 7 };
+  private tbUse: TablebaseUse | null = null;
   /** Probe below the root positions of at most this many pieces in this search (0: not at all). */
   private tbLimit = 0;
   /** Probes of this search that found a table. */
   private tbHits = 0;
-  /** The root's moves as ranked by the tablebases this search, and their ranks, when the root was in the tables. */
-  private readonly rootTbMoves = new Int32Array(MAX_MOVES);
-  private readonly rootRanks = new Int32Array(MAX_MOVES);
-  /** Scratch for rankRootByTablebases: the root moves the search may play, and those the tables keep. */
-  private readonly rootMayPlay = new Uint8Array(MAX_MOVES);
-  private readonly rootKeep = new Uint8Array(MAX_MOVES);
-  private rootTbCount = 0;
-  private rootInTables = false;
+  /** The root as the tablebases rank it, this search. */
+  private readonly tbRoot = new TablebaseRoot();
 
   private pos!: Position;
   private control!: SearchControl;
@@ -208,21 +194,11 @@ export class Searcher implements MctsHost {
    * reporting lines through `report` (the caller announces the move).
    * With params.infinite or an unanswered params.ponder, it does not return
    * before control.stopped (or ponderhit) even if the search ends early.
-   *
-   * role: absent for a single-threaded search. A main searcher starts its
-   * helpers, stops them when it is done and may play a helper's move; its
-   * lines count the nodes of all. A helper (whose table's age the caller
-   * has set) searches until its control's stop flag, without reports.
+   * A helper's caller has set its table's age (SearchRequest.role).
    */
-  go(
-    pos: Position,
-    params: GoParams,
-    options: SearchOptions,
-    control: SearchControl,
-    report: SearchReport = NO_REPORT,
-    role?: ThreadRole,
-  ): SearchResult {
-    this.begin(pos, params, options, control, report, role);
+  go(request: SearchRequest): SearchResult {
+    const { pos, params, options, control } = request;
+    this.begin(request);
     const isHelper = this.threadIndex > 0;
     const maxDepth = Math.min(MAX_DEPTH, params.depth !== undefined && params.depth > 0 ? params.depth : MAX_DEPTH);
     const rootCount = generateMoves(pos, this.moves, 0, false);
@@ -346,14 +322,14 @@ export class Searcher implements MctsHost {
    * the `go` arrived.
    */
   prepareLeaves(pos: Position, params: GoParams, options: SearchOptions, control: SearchControl, startTime: number, fresh: boolean): void {
-    this.begin(pos, params, options, control, NO_REPORT, undefined, startTime, fresh);
+    this.begin({ pos, params, options, control }, startTime, fresh);
     this.nodeLimitTotal = 0;
     this.nodeLimit = 0;
     // Past depth 1, checkLimits applies the hard time limit.
     this.rootDepth = 2;
   }
 
-  /** An MCTS leaf's value (mcts.ts): the quiescence score of the position, side to move's view. */
+  /** An MCTS leaf's value (mcts/mcts.ts): the quiescence score of the position, side to move's view. */
   leafQuiescence(): number {
     return this.qsearch(-INFINITE, INFINITE, 0);
   }
@@ -364,16 +340,8 @@ export class Searcher implements MctsHost {
   }
 
   /** Sets up the search's state, limits and role for one `go`; fresh: a new search of the table, and aged histories. */
-  private begin(
-    pos: Position,
-    params: GoParams,
-    options: SearchOptions,
-    control: SearchControl,
-    report: SearchReport,
-    role?: ThreadRole,
-    startTime = performance.now(),
-    fresh = true,
-  ): void {
+  private begin(request: SearchRequest, startTime = performance.now(), fresh = true): void {
+    const { pos, params, options, control, report = NO_REPORT, role } = request;
     this.helpers = role?.kind === 'main' && role.helpers.count > 0 ? role.helpers : null;
     this.shared = role === undefined ? null : role.kind === 'main' ? (this.helpers === null ? null : role.helpers.state) : role.state;
     this.threadIndex = role?.kind === 'helper' ? role.index : 0;
@@ -390,8 +358,8 @@ export class Searcher implements MctsHost {
     this.showCurrMove = false;
     this.stoppedByHelper = false;
     this.tbHits = 0;
-    this.rootInTables = false;
-    this.tbLimit = this.tb === null ? 0 : Math.min(this.tb.maxPieces, this.tbUse.probeLimit);
+    this.tbRoot.reset();
+    this.tbLimit = this.tb === null ? 0 : Math.min(this.tb.maxPieces, this.tbUse!.probeLimit);
     if (fresh) {
       if (this.threadIndex === 0) this.tt.newSearch();
       this.history.age();
@@ -401,8 +369,8 @@ export class Searcher implements MctsHost {
 
   /**
    * With the root in the tablebases: ranks the root moves by them
-   * (Tablebases.restrictRoot: by DTZ where the files are there, else by
-   * WDL) and leaves out all but the best-ranked, so that a won position is
+   * (syzygy/root.ts: by DTZ where the files are there, else by WDL) and
+   * leaves out all but the best-ranked, so that a won position is
    * converted within the fifty-move rule and a drawn one is not lost.
    * With DTZ the search below the root then probes no more (the root's
    * moves already keep the result). When some moves lead where the tables
@@ -413,47 +381,14 @@ export class Searcher implements MctsHost {
     const tb = this.tb;
     const pos = this.pos;
     if (tb === null || pos.castling !== 0 || rootCount === 0) return allowed;
-    const pieces = popcount64(pos.bb[0] | pos.bb[16], pos.bb[1] | pos.bb[17]);
-    if (pieces > this.tbLimit) return allowed;
-    // (A copy: the root's move picker reorders moves[] as it sorts.)
-    const moves = this.rootTbMoves;
-    moves.set(this.moves.subarray(0, rootCount));
-    this.rootTbCount = rootCount;
-    const may = this.rootMayPlay;
-    for (let i = 0; i < rootCount; i++) may[i] = this.isRootExcluded(moves[i]) ? 0 : 1;
-    const keep = this.rootKeep;
-    const kind = tb.restrictRoot(pos, moves, rootCount, may, keep, this.rootRanks, this.tbUse.rule50, pos.isRepetition());
+    if (popcount64(pos.occLo(), pos.occHi()) > this.tbLimit) return allowed;
+    const root = this.tbRoot;
+    const kind = root.rank(tb, pos, this.moves, rootCount, (move) => this.isRootExcluded(move), this.tbUse!.rule50);
     if (kind === 'none') return allowed;
-    this.rootInTables = kind !== 'partial';
     this.tbHits += rootCount;
-    let left = 0;
-    for (let i = 0; i < rootCount; i++) {
-      if (may[i] === 0) continue;
-      if (keep[i] === 0) this.rootExcluded[this.rootExcludedCount++] = moves[i];
-      else left++;
-    }
-    // Below a root ranked by DTZ (or drawn or lost by WDL) probing adds nothing the root's ranks do not give.
-    let best = -Infinity;
-    for (let i = 0; i < rootCount; i++) if (keep[i] !== 0) best = Math.max(best, this.rootRanks[i]);
-    if (kind === 'dtz' || (kind === 'wdl' && best <= 0)) this.tbLimit = 0;
-    return left;
-  }
-
-  /** The score a line shows for root move `move` when the root is in the tables: a win, a loss, a draw, or between for the fifty-move rule's edge. */
-  private rootTableScore(move: number): number {
-    let rank = 0;
-    for (let i = 0; i < this.rootTbCount; i++) {
-      if (this.rootTbMoves[i] === move) {
-        rank = this.rootRanks[i];
-        break;
-      }
-    }
-    const bound = this.tbUse.rule50 ? 900 : 1;
-    if (rank >= bound) return TB_WIN - 1;
-    if (rank <= -bound) return 1 - TB_WIN;
-    if (rank > 0) return Math.max(3, rank - 800) >> 1;
-    if (rank < 0) return Math.min(-3, rank + 800) >> 1;
-    return 0;
+    this.rootExcludedCount = root.leftOut(this.rootExcluded, this.rootExcludedCount);
+    if (root.settled) this.tbLimit = 0;
+    return root.kept;
   }
 
   /** Excludes the root moves (this.moves[0..rootCount)) that searchmoves leaves out; returns how many remain. */
@@ -579,7 +514,7 @@ export class Searcher implements MctsHost {
     const timeMs = Math.max(1, Math.round(performance.now() - this.startTime));
     const hashfull = bound === 'exact' ? this.tt.hashfull() : null;
     // With the root in the tables, a line shows the tables' verdict on its move unless the search found a mate.
-    if (this.rootInTables && pv.length > 0 && Math.abs(score) < MATE_BOUND) score = this.rootTableScore(pv[0]);
+    if (this.tbRoot.ranked && pv.length > 0 && Math.abs(score) < MATE_BOUND) score = this.tbRoot.score(pv[0], TB_WIN - 1);
     const tbhits = this.tb === null ? null : this.tbHits;
     this.report({ type: 'line', depth, seldepth, multipv, score, bound, nodes: this.totalNodes(), timeMs, hashfull, tbhits, pv });
   }
@@ -702,12 +637,12 @@ export class Searcher implements MctsHost {
     let tbFloor = -INFINITE;
     let tbCeiling = INFINITE;
     if (this.tbLimit > 0 && !isRoot && excluded === 0 && pos.halfmove === 0 && pos.castling === 0) {
-      const pieces = popcount64(pos.bb[0] | pos.bb[16], pos.bb[1] | pos.bb[17]);
-      if (pieces <= this.tbLimit && (pieces < this.tbLimit || depth >= this.tbUse.probeDepth)) {
+      const pieces = popcount64(pos.occLo(), pos.occHi());
+      if (pieces <= this.tbLimit && (pieces < this.tbLimit || depth >= this.tbUse!.probeDepth)) {
         const wdl = this.tb!.probeWdl(pos);
         if (wdl !== PROBE_FAILED) {
           this.tbHits++;
-          const draw = this.tbUse.rule50 ? 1 : 0;
+          const draw = this.tbUse!.rule50 ? 1 : 0;
           const score = wdl < -draw ? ply - TB_WIN : wdl > draw ? TB_WIN - ply : 2 * wdl * draw;
           const bound = wdl < -draw ? BOUND_UPPER : wdl > draw ? BOUND_LOWER : BOUND_EXACT;
           if (bound === BOUND_EXACT || (bound === BOUND_LOWER ? score >= beta : score <= alpha)) {

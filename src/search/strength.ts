@@ -13,14 +13,12 @@
 // level's Elo (docs/levels.md) and write it in the `elo` column, which is all
 // that UCI_Elo reads (it interpolates between the rows).
 
-import type { Position } from '../board/position.js';
 import { withHandCraftedEval } from '../eval/index.js';
 import { mulberry32, unitInterval } from '../util/random.js';
-import type { SearchControl } from './control.js';
-import { type GoParams, NO_REPORT, type SearchLine, type SearchOptions, type SearchReport, type StrengthLimit } from './limits.js';
+import { type GoParams, NO_REPORT, type SearchLine, type SearchReport, type StrengthLimit } from './limits.js';
 import { DECISIVE_BOUND } from './score.js';
 import type { SearchResult, Searcher } from './search.js';
-import type { ThreadRole } from './threads.js';
+import type { SearchRequest } from './request.js';
 
 export interface LevelRow {
   /** Skill Level (the row's index). */
@@ -167,16 +165,8 @@ export function chooseCandidate(
  * line with the move chosen (multipv 1) is reported, so that the final line
  * agrees with the move played.
  */
-export function limitedSearch(
-  searcher: Searcher,
-  pos: Position,
-  params: GoParams,
-  options: SearchOptions,
-  control: SearchControl,
-  limit: StrengthLimit,
-  report: SearchReport = NO_REPORT,
-  role?: ThreadRole,
-): SearchResult {
+export function limitedSearch(searcher: Searcher, request: SearchRequest, limit: StrengthLimit): SearchResult {
+  const { params, options, report = NO_REPORT } = request;
   const hard = Math.max(MIN_HARD_NODES, limit.nodes * HARD_NODES_FACTOR);
   const limited: GoParams = {
     ...params,
@@ -202,7 +192,7 @@ export function limitedSearch(
     if (event.type !== 'line' || event.multipv <= options.multiPv) report(event);
   };
   // The levels are calibrated with the hand-crafted evaluation, and play with it whatever UseNNUE says.
-  const result = withHandCraftedEval(() => searcher.go(pos, limited, { ...options, multiPv }, control, relay, role));
+  const result = withHandCraftedEval(() => searcher.go({ ...request, params: limited, options: { ...options, multiPv }, report: relay }));
   const complete = lines.filter((line) => line.pv.length > 0);
   if (complete.length === 0 || result.move === 0) return result;
   const index = chooseCandidate(complete, limit, unitInterval(mulberry32(limit.seed)));

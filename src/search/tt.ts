@@ -34,11 +34,28 @@
 // after isPseudoLegal and a king-safety test (search.ts), its score only
 // prunes.
 
+import { errorText } from '../util/errors.js';
 import { TT_AGE_WEIGHT, TT_KEEP_DEPTH_MARGIN } from './params.js';
 import { HAS_SHARED_MEMORY, sharedMemory } from './shared-memory.js';
 
 /** The table's size when nobody asks for another (the Hash option's default, the library's, play's). */
 export const DEFAULT_HASH_MB = 16;
+/** The size a table (or a Monte Carlo tree) falls back to when the memory asked for cannot be had. */
+const FALLBACK_HASH_MB = 1;
+
+/**
+ * make(mb): a table or tree of mb MB; when that memory cannot be had,
+ * make(FALLBACK_HASH_MB) after telling `note` why (what: "of hash", "for
+ * the mcts tree").
+ */
+export function allocateHash<T>(mb: number, what: string, make: (mb: number) => T, note: (text: string) => void): T {
+  try {
+    return make(mb);
+  } catch (e) {
+    note(`error: could not allocate ${mb} MB ${what} (${errorText(e)}); using ${FALLBACK_HASH_MB} MB`);
+    return make(FALLBACK_HASH_MB);
+  }
+}
 
 export const BOUND_NONE = 0;
 export const BOUND_UPPER = 1; // the score is at most this (all moves failed low)
@@ -110,6 +127,11 @@ export class TranspositionTable {
       memory.written.push(sharedMemory(pagesOf(n)));
     }
     this.attach(memory);
+  }
+
+  /** The table's size in MiB (the Hash it was made for). */
+  get megabytes(): number {
+    return (this.buckets * BUCKET_WORDS * 4) / (1024 * 1024);
   }
 
   /** The memory of the table, to be shared with other threads. */

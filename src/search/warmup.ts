@@ -68,7 +68,7 @@ export class WarmUp {
   private search(fen: string, nodes: number): void {
     const params: GoParams = { depth: WARM_UP_DEPTH, nodes, infinite: false, ponder: false, searchmoves: [] };
     this.searcher.clear();
-    this.searcher.go(new Position(fen), params, DEFAULT_SEARCH_OPTIONS, this.control, () => {});
+    this.searcher.go({ pos: new Position(fen), params, options: DEFAULT_SEARCH_OPTIONS, control: this.control });
     this.nodes += this.searcher.nodes;
   }
 }

@@ -48,11 +48,6 @@ const CHECKSUM_LIMIT = 1 << 20;
 
 /** The result of a probe that could not be answered (no table, or a file that failed). */
 export const PROBE_FAILED = -1000;
-/** The rank rankRootMoves gives, when asked for a partial ranking, to a move the tables cannot answer for. */
-const UNRANKED = -0x40000000;
-
-/** How the tables ranked a root (Tablebases.restrictRoot). */
-export type RootRanking = 'dtz' | 'wdl' | 'partial' | 'none';
 
 /** A material key: counts of Q R B N P of white (bits 0-14) and black (15-29), three bits each. */
 function keyOf(counts: ArrayLike<number>, white: number, black: number): number {
@@ -165,7 +160,7 @@ export class Tablebases {
     const folders = path
       .split(separator)
       .map((f) => f.trim())
-      .filter((f) => f !== '' && f !== '<empty>');
+      .filter((f) => f !== '');
     // The first folder that holds a file has it.
     const wdlFiles = new Map<string, string>();
     const dtzFiles = new Map<string, string>();
@@ -561,127 +556,6 @@ export class Tablebases {
     return wdlFromDtz(dtz, pos.halfmove);
   }
 
-  /**
-   * Ranks the root moves moves[0..count) of pos into ranks[]: the higher,
-   * the better, moves of equal rank alike. With DTZ tables (dtz true): a win
-   * that zeroes in time ranks 1000 (below, as the fifty-move counter
-   * nears: 1000 - (dtz + counter)); a draw 0; a loss -1000 (above, as the
-   * counter nears: a hope to hold by the rule). With WDL alone: 1000,
-   * 899, 0, -899, -1000 for win, cursed win, draw, blessed loss, loss
-   * (without the rule, cursed wins and blessed losses count as won and
-   * lost). repeated: the position has been seen before since the last
-   * capture or pawn move (a win then ranks below 1000, to avoid drifting
-   * into a repetition). False when any move's probe fails (a table its
-   * capture or promotion leads to is missing, or a file is damaged): then
-   * no move is ranked, and the caller must not use ranks[].
-   */
-  rankRootMoves(
-    pos: Position,
-    moves: ArrayLike<number>,
-    count: number,
-    ranks: Int32Array,
-    dtz: boolean,
-    useRule50: boolean,
-    repeated: boolean,
-    /** If given, each move's DTZ from the root (dtz true) or WDL. */
-    values?: Int32Array,
-    /** Rank the moves that can be ranked, the others UNRANKED (the result says whether all could be). */
-    partial = false,
-  ): boolean {
-    const counter = pos.halfmove;
-    let complete = true;
-    for (let i = 0; i < count; i++) {
-      pos.makeMove(moves[i]);
-      let v: number;
-      let mated = false;
-      let failed: boolean;
-      if (dtz) {
-        if (pos.halfmove === 0) {
-          // A capture or pawn move: the WDL after it is the whole story.
-          const w = this.probeWdl(pos);
-          failed = w === PROBE_FAILED;
-          v = failed ? 0 : WDL_TO_DTZ[2 - w];
-        } else {
-          const d = this.probeDtz(pos);
-          failed = d === PROBE_FAILED;
-          v = failed ? 0 : 0 - d;
-          if (v > 0) v++;
-          else if (v < 0) v--;
-        }
-        if (v === 2) mated = pos.inCheck() && this.legal(pos, 0, false) === 0;
-      } else {
-        const w = this.probeWdl(pos);
-        failed = w === PROBE_FAILED;
-        v = failed ? 0 : 0 - w;
-      }
-      pos.unmakeMove();
-      // A move the tables cannot answer for ranks nothing: the root is not ranked at all (or that move is not).
-      if (failed) {
-        if (!partial) return false;
-        complete = false;
-        ranks[i] = UNRANKED;
-        if (values !== undefined) values[i] = 0;
-        continue;
-      }
-      if (mated) v = 1;
-      if (values !== undefined) values[i] = v;
-      if (dtz) {
-        // (A win, however near the fifty-move edge, above a draw; a loss below it.)
-        ranks[i] =
-          v > 0
-            ? v + counter <= 99 && !repeated
-              ? 1000
-              : Math.max(1, 1000 - (v + counter))
-            : v < 0
-              ? -v * 2 + counter < 100
-                ? -1000
-                : Math.min(-1, -1000 + (-v + counter))
-              : 0;
-      } else ranks[i] = wdlRank(v, useRule50);
-    }
-    return complete;
-  }
-
-  /**
-   * Which root moves the tables let the search play (keep[i] = 1), among
-   * those it may (allowed[i] = 1; searchmoves and MultiPV leave some out):
-   * with every move ranked (by DTZ where the root's table has it, else by
-   * WDL), the best-ranked, and ranks[] hold the ranks ('dtz', 'wdl'). When
-   * some moves lead where the tables cannot answer ('partial'), only what
-   * is proven is used: a ranked move that another ranked move beats by WDL
-   * is left out, and the moves not ranked are kept, unless a ranked move
-   * has the root's own WDL (none can do better). 'none': no move ranked,
-   * every allowed move kept.
-   */
-  restrictRoot(
-    pos: Position,
-    moves: ArrayLike<number>,
-    count: number,
-    allowed: Uint8Array,
-    keep: Uint8Array,
-    ranks: Int32Array,
-    useRule50: boolean,
-    repeated: boolean,
-  ): RootRanking {
-    let kind: RootRanking = 'none';
-    if (this.hasDtz(pos) && this.rankRootMoves(pos, moves, count, ranks, true, useRule50, repeated)) kind = 'dtz';
-    else if (this.rankRootMoves(pos, moves, count, ranks, false, useRule50, repeated, undefined, true)) kind = 'wdl';
-    let best = UNRANKED;
-    for (let i = 0; i < count; i++) if (allowed[i] !== 0 && ranks[i] > best) best = ranks[i];
-    if (best === UNRANKED) kind = 'none';
-    else if (kind === 'none') kind = 'partial';
-    // In a partial ranking, the unranked moves may be left out only if a ranked one has the root's value.
-    let dropUnranked = kind !== 'partial';
-    if (kind === 'partial') {
-      const w = this.probeWdl(pos);
-      dropUnranked = w !== PROBE_FAILED && wdlRank(w, useRule50) === best;
-    }
-    for (let i = 0; i < count; i++) {
-      keep[i] = allowed[i] !== 0 && (kind === 'none' || ranks[i] === best || (ranks[i] === UNRANKED && !dropUnranked)) ? 1 : 0;
-    }
-    return kind;
-  }
-
   /** Whether every table the root needs has its DTZ file: the material of pos and what its captures and promotions lead to are not checked; the first probe that fails says so. */
   hasDtz(pos: Position): boolean {
     const found = this.entryOf(pos);
@@ -706,15 +580,8 @@ export class Tablebases {
 
 /** The largest DTZ of a win in time as the tables give it (100 plies, one more where they round). */
 const MAX_DTZ_IN_TIME = 101;
-/** The root ranks of the WDL values -2..2 (rankRootMoves without DTZ). */
-const WDL_TO_RANK = [-1000, -899, 0, 899, 1000];
-
-/** The root rank of a WDL value (without the fifty-move rule, cursed wins and blessed losses as won and lost). */
-function wdlRank(wdl: number, useRule50: boolean): number {
-  return WDL_TO_RANK[(useRule50 ? wdl : wdl > 0 ? 2 : wdl < 0 ? -2 : 0) + 2];
-}
 /** DTZ of the positions whose value a capture or pawn move decides: -2..2 to -1, -101, 0, 101, 1. */
-const WDL_TO_DTZ = [-1, -101, 0, 101, 1];
+export const WDL_TO_DTZ = [-1, -101, 0, 101, 1];
 /** Which DTZ map a WDL value reads. */
 const WDL_TO_MAP = [1, 3, 0, 2, 0];
 /** The flag that says a WDL value's DTZ map holds plies already (not moves, to be doubled). */

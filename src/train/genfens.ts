@@ -115,7 +115,7 @@ export function generateFens(request: GenfensRequest, write: (line: string) => v
   const score = (pos: Position): number => {
     s.clear();
     control.reset();
-    return s.go(pos, params, DEFAULT_SEARCH_OPTIONS, control, () => {}).score;
+    return s.go({ pos, params, options: DEFAULT_SEARCH_OPTIONS, control }).score;
   };
   const settings = { book, randomPlies: request.randomPlies, maxOpeningScore: request.maxOpeningScore };
   // Seeds up to 2^53: both halves feed the generator.

@@ -85,18 +85,21 @@ export interface TrainSettings extends Shape, LossSettings {
 
 export type TrainKernel = 'wasm' | 'ts';
 
+/**
+ * The recipe of the built-in network, generation 7 (its record:
+ * networks/kestrel-46a24609a963.json; docs/records/networks.md row 37), so
+ * that `kestrel train --data data/` makes the next one the same way. Why
+ * each setting is what it is: docs/nnue.md, "Why the recipe is what it is".
+ */
 export const DEFAULT_TRAIN_SETTINGS: Omit<TrainSettings, 'data' | 'outDir'> = {
   hidden: 256,
-  buckets: 1,
+  buckets: 8,
   kings: null,
-  // On a few million positions the game result is learnt by heart (the
-  // training loss falls far below the validation loss); the search score alone
-  // generalises, and that network won its match (docs/records/networks.md, x4 and x6).
-  wdl: 0,
+  wdl: 0.1,
   scale: 400,
-  sigmoidScale: 400,
-  epochs: 10,
-  batch: 16384,
+  sigmoidScale: 190,
+  epochs: 40,
+  batch: 4096,
   lr: 0.001,
   lrFinal: 0.05,
   lrDrops: [],
@@ -105,7 +108,7 @@ export const DEFAULT_TRAIN_SETTINGS: Omit<TrainSettings, 'data' | 'outDir'> = {
   threads: 2,
   seed: 1,
   validPercent: 3,
-  filter: DEFAULT_FILTER,
+  filter: { ...DEFAULT_FILTER, mirror: true },
   qa: 255,
   qb: 64,
   kernel: 'wasm',

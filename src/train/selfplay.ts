@@ -135,7 +135,7 @@ export class SelfPlayer {
       searchmoves: [],
     };
     this.control.reset();
-    const r = this.searcher.go(pos, params, DEFAULT_SEARCH_OPTIONS, this.control, () => {});
+    const r = this.searcher.go({ pos, params, options: DEFAULT_SEARCH_OPTIONS, control: this.control });
     return { move: r.move, score: r.score };
   }
 

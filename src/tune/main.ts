@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { NUM_PARAMS, termOf } from '../eval/layout.js';
-import { EG, MG } from '../eval/params.js';
+import { EG, MG } from '../eval/live-weights.js';
 import { type LoadStats, type TraceSet, gameFolds, loadDataset, splitByGame } from './dataset.js';
 import { pgnToData } from './texel-data.js';
 import { weightsSource } from './emit.js';

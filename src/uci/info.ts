@@ -2,7 +2,7 @@
 // `mate N`, win/draw/loss estimates, lines of moves in UCI notation.
 
 import { EMERGENCY_MATE, type EmergencyChoice } from '../engine/fallback.js';
-import { type CurrentMove, type EngineLine, scoreValue, shownScore, wdlOf } from '../engine/info.js';
+import { type CurrentMove, type EngineLine, scoreValue, shownScore, wdlOf } from '../engine/search-lines.js';
 import { NO_MOVE_UCI } from '../board/notation.js';
 
 /** A search line as a UCI `info` line; showWdl adds `wdl` to exact lines. */

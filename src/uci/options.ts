@@ -1,204 +1,207 @@
-// The UCI options: their declarations (printed after `uci`), their current
-// values, and the parsing of `setoption name <N> [value <V>]`.
+// The UCI options: the engine's settings that have an option name
+// (engine/settings.ts declares each one: name, type, default, range or
+// values, in the order `uci` lists them), their current values, the
+// parsing of `setoption name <N> [value <V>]`, and what setting each one
+// does (OPTION_EFFECTS).
 //
 // Names match case-insensitively, with any run of whitespace equal to one
 // space. A spin value outside [min, max] is clamped (with an info string); a
 // value that is not an integer, a check value other than true/false, or a
-// combo value not in the list is refused and the old value kept.
+// combo value not in the list is refused and the old value kept. A string
+// option shows and reads the empty value as `<empty>`.
 
-import { BOOK_MODES } from '../book/reader.js';
-import { BOOK_OPTION_DEFAULTS } from '../book/uci-book.js';
-import { platform } from '../platform/index.js';
-import { USE_NNUE_DEFAULT } from '../eval/index.js';
-import { SEARCH_DRIVERS, type SearchDriver } from '../search/drivers.js';
+import type { BookController } from '../book/uci-book.js';
+import type { Maintenance } from '../engine/messages.js';
+import { SETTINGS } from '../engine/settings.js';
+import type { SyzygySettings } from '../engine/tablebase-files.js';
+import { HAS_SHARED_MEMORY } from '../search/shared-memory.js';
 import type { StrengthLimit } from '../search/limits.js';
-import { FULL_SKILL, FULL_STRENGTH_ELO, MIN_ELO, limitFromOptions } from '../search/strength.js';
-import { type Setting, SETTINGS, defaultIn } from '../engine/settings.js';
-import type { SyzygySettings } from '../engine/tablebases.js';
+import { limitFromOptions } from '../search/strength.js';
 
-/** A spin option's default and range: the engine's setting as UCI offers it. */
-function spin(setting: Setting): { default: number; min: number; max: number } {
-  return { default: defaultIn(setting, 'uci'), min: setting.min, max: setting.max };
+type Settings = typeof SETTINGS;
+
+/** The settings that are UCI options, by their key in SETTINGS. */
+export type OptionKey = { [K in keyof Settings]: Settings[K] extends { readonly name: string } ? K : never }[keyof Settings];
+type OptionName = Settings[OptionKey]['name'];
+
+/** An option's value: a spin's number, a check's boolean, a combo's value, a string's text; a button has none. */
+type ValueOf<K extends OptionKey> = Settings[K] extends { readonly type: 'spin' }
+  ? number
+  : Settings[K] extends { readonly type: 'check' }
+    ? boolean
+    : Settings[K] extends { readonly type: 'button' }
+      ? null
+      : Settings[K] extends { readonly values: readonly (infer V)[] }
+        ? V
+        : string;
+
+export type OptionValue = number | boolean | string | null;
+
+/** The options in the order `uci` lists them (SETTINGS's). */
+const OPTION_KEYS = (Object.keys(SETTINGS) as (keyof Settings)[]).filter((k): k is OptionKey => 'name' in SETTINGS[k]);
+
+/** How a string option shows and reads the empty value. */
+const EMPTY = '<empty>';
+
+/** Threads as the search can use them: 1 where threads cannot share memory. */
+export function usableThreads(threads: number): number {
+  return HAS_SHARED_MEMORY ? threads : 1;
 }
 
-/** UCI_Elo's default: a club player. */
-const DEFAULT_ELO = 1500;
+/** What an option's effect may do to the UCI engine (uci.ts gives it). */
+export interface OptionEffects {
+  /** A change of the search worker's state, applied in order with the jobs. */
+  configure(change: Maintenance): void;
+  /** Writes an info string. */
+  info(text: string): void;
+  readonly book: BookController;
+  setChess960(on: boolean): void;
+  /** UseNNUE: evaluate with the network in use, or (false) with the hand-crafted evaluation. */
+  setUseNnue(on: boolean): void;
+  /** EvalFile: a network file, or the built-in network. */
+  loadEvalFile(path: string): void;
+}
 
-/** EvalFile's value for the network built into the engine. */
-export const BUILT_IN_NETWORK = '<built-in>';
+/** An option that has no effect when set: the next search reads it (Ponder: only the GUI does). */
+const NEXT_SEARCH = null;
 
-export type OptionName =
-  | 'Hash'
-  | 'Clear Hash'
-  | 'Threads'
-  | 'MultiPV'
-  | 'Ponder'
-  | 'Move Overhead'
-  | 'UCI_Chess960'
-  | 'UCI_ShowWDL'
-  | 'SearchDriver'
-  | 'OwnBook'
-  | 'BookFile'
-  | 'BookMode'
-  | 'BookDepth'
-  | 'UseNNUE'
-  | 'EvalFile'
-  | 'UCI_LimitStrength'
-  | 'UCI_Elo'
-  | 'Skill Level'
-  | 'SyzygyPath'
-  | 'SyzygyProbeDepth'
-  | 'Syzygy50MoveRule'
-  | 'SyzygyProbeLimit';
+type Effect<K extends OptionKey> = ((engine: OptionEffects, value: ValueOf<K>, options: OptionValues) => void) | typeof NEXT_SEARCH;
 
-type OptionDecl =
-  | { name: OptionName; type: 'spin'; default: number; min: number; max: number }
-  | { name: OptionName; type: 'check'; default: boolean }
-  | { name: OptionName; type: 'combo'; default: string; vars: string[] }
-  | { name: OptionName; type: 'button' }
-  | { name: OptionName; type: 'string'; default: string };
+/** Tablebases: the folders or how the search uses them changed. */
+const syzygyChanged = (engine: OptionEffects, _: unknown, options: OptionValues): void =>
+  engine.configure({ type: 'syzygy', settings: options.syzygy });
 
-const OPTION_DECLS: readonly OptionDecl[] = [
-  { name: 'Hash', type: 'spin', ...spin(SETTINGS.hash) },
-  { name: 'Clear Hash', type: 'button' },
-  { name: 'Threads', type: 'spin', ...spin(SETTINGS.threads) },
-  { name: 'MultiPV', type: 'spin', ...spin(SETTINGS.multiPv) },
-  { name: 'Ponder', type: 'check', default: false },
-  { name: 'Move Overhead', type: 'spin', ...spin(SETTINGS.moveOverhead) },
-  { name: 'UCI_Chess960', type: 'check', default: false },
-  { name: 'UCI_ShowWDL', type: 'check', default: false },
-  { name: 'UCI_LimitStrength', type: 'check', default: false },
-  { name: 'UCI_Elo', type: 'spin', default: DEFAULT_ELO, min: MIN_ELO, max: FULL_STRENGTH_ELO },
-  { name: 'Skill Level', type: 'spin', default: FULL_SKILL, min: 0, max: FULL_SKILL },
-  { name: 'SearchDriver', type: 'combo', default: 'pvs', vars: [...SEARCH_DRIVERS] },
-  { name: 'UseNNUE', type: 'check', default: USE_NNUE_DEFAULT },
-  { name: 'EvalFile', type: 'string', default: BUILT_IN_NETWORK },
-  { name: 'SyzygyPath', type: 'string', default: '' },
-  { name: 'SyzygyProbeDepth', type: 'spin', ...spin(SETTINGS.syzygyProbeDepth) },
-  { name: 'Syzygy50MoveRule', type: 'check', default: true },
-  { name: 'SyzygyProbeLimit', type: 'spin', ...spin(SETTINGS.syzygyProbeLimit) },
-  { name: 'OwnBook', type: 'check', default: BOOK_OPTION_DEFAULTS.OwnBook },
-  { name: 'BookFile', type: 'string', default: platform.shippedBook().name },
-  { name: 'BookMode', type: 'combo', default: BOOK_OPTION_DEFAULTS.BookMode, vars: [...BOOK_MODES] },
-  {
-    name: 'BookDepth',
-    type: 'spin',
-    default: BOOK_OPTION_DEFAULTS.BookDepth,
-    min: BOOK_OPTION_DEFAULTS.BookDepthMin,
-    max: BOOK_OPTION_DEFAULTS.BookDepthMax,
+/** What setting each option does. */
+const OPTION_EFFECTS: { [K in OptionKey]: Effect<K> } = {
+  hash: (engine, mb) => engine.configure({ type: 'hash', mb }),
+  clearHash: (engine) => engine.configure({ type: 'clear' }),
+  threads: (engine, threads) => {
+    if (usableThreads(threads) < threads) {
+      engine.info('Threads: this host has no shared memory (a page that is not cross-origin isolated); searching with 1 thread');
+    }
+    engine.configure({ type: 'threads', threads: usableThreads(threads) });
   },
-];
+  multiPv: NEXT_SEARCH,
+  ponder: NEXT_SEARCH,
+  moveOverhead: NEXT_SEARCH,
+  chess960: (engine, on) => engine.setChess960(on),
+  showWdl: NEXT_SEARCH,
+  limitStrength: NEXT_SEARCH,
+  elo: NEXT_SEARCH,
+  skill: NEXT_SEARCH,
+  driver: NEXT_SEARCH,
+  useNnue: (engine, on) => engine.setUseNnue(on),
+  evalFile: (engine, path) => engine.loadEvalFile(path),
+  syzygyPath: syzygyChanged,
+  syzygyProbeDepth: syzygyChanged,
+  syzygy50MoveRule: syzygyChanged,
+  syzygyProbeLimit: syzygyChanged,
+  ownBook: (engine, on) => engine.book.setOwnBook(on),
+  bookFile: (engine, path) => engine.book.setFile(path),
+  bookMode: (engine, mode) => engine.book.setMode(mode),
+  bookDepth: (engine, plies) => engine.book.setDepth(plies),
+};
 
 /** The `option name ...` lines answering `uci`, in declaration order. */
 export function optionLines(): string[] {
-  return OPTION_DECLS.map((d) => {
+  return OPTION_KEYS.map((key) => {
+    const d = SETTINGS[key];
     switch (d.type) {
       case 'spin':
         return `option name ${d.name} type spin default ${d.default} min ${d.min} max ${d.max}`;
       case 'check':
         return `option name ${d.name} type check default ${d.default}`;
       case 'combo':
-        return `option name ${d.name} type combo default ${d.default} ${d.vars.map((v) => `var ${v}`).join(' ')}`;
+        return `option name ${d.name} type combo default ${d.default} ${d.values.map((v) => `var ${v}`).join(' ')}`;
       case 'button':
         return `option name ${d.name} type button`;
       default:
-        return `option name ${d.name} type string default ${d.default === '' ? '<empty>' : d.default}`;
+        return `option name ${d.name} type string default ${d.default === '' ? EMPTY : d.default}`;
     }
   });
 }
 
-export type OptionValue = number | boolean | string | null;
-
 /** The outcome of one `setoption`: the option and its new value, plus anything to report. */
 export interface SetOptionResult {
-  /** Null when nothing changes (unknown option, refused value). Buttons give value null. */
+  /** The option set, by its key and its name; null when nothing changes (unknown option, refused value). Buttons give value null. */
+  key: OptionKey | null;
   name: OptionName | null;
   value: OptionValue;
   /** Info strings to print (warnings, refusals). */
   messages: string[];
 }
 
+/** A refusal: nothing changes. */
+const refused = (message: string): SetOptionResult => ({ key: null, name: null, value: null, messages: [message] });
+
 export class OptionValues {
-  private readonly values = new Map<OptionName, OptionValue>();
+  private readonly values = new Map<OptionKey, OptionValue>();
 
   constructor() {
-    for (const d of OPTION_DECLS) if (d.type !== 'button') this.values.set(d.name, d.default);
+    for (const key of OPTION_KEYS) {
+      const d = SETTINGS[key];
+      if (d.type !== 'button') this.values.set(key, d.default);
+    }
   }
 
-  get hash(): number {
-    return this.values.get('Hash') as number;
+  /** An option's current value. */
+  get<K extends Exclude<OptionKey, 'clearHash'>>(key: K): ValueOf<K> {
+    return this.values.get(key) as ValueOf<K>;
   }
-  get threads(): number {
-    return this.values.get('Threads') as number;
-  }
-  get multiPv(): number {
-    return this.values.get('MultiPV') as number;
-  }
-  get moveOverhead(): number {
-    return this.values.get('Move Overhead') as number;
-  }
-  get chess960(): boolean {
-    return this.values.get('UCI_Chess960') as boolean;
-  }
-  get showWdl(): boolean {
-    return this.values.get('UCI_ShowWDL') as boolean;
-  }
-  get driver(): SearchDriver {
-    return this.values.get('SearchDriver') as SearchDriver;
-  }
+
   /** The tablebase options: the folders (SyzygyPath) and how the search uses the tables. */
   get syzygy(): SyzygySettings {
     return {
-      path: this.values.get('SyzygyPath') as string,
-      use: {
-        probeDepth: this.values.get('SyzygyProbeDepth') as number,
-        rule50: this.values.get('Syzygy50MoveRule') as boolean,
-        probeLimit: this.values.get('SyzygyProbeLimit') as number,
-      },
+      path: this.get('syzygyPath'),
+      use: { probeDepth: this.get('syzygyProbeDepth'), rule50: this.get('syzygy50MoveRule'), probeLimit: this.get('syzygyProbeLimit') },
     };
   }
+
   /** The strength limit of UCI_LimitStrength, UCI_Elo and Skill Level (null: full strength), its moves chosen with `seed`. */
   strength(seed: number): StrengthLimit | null {
-    return limitFromOptions(
-      this.values.get('UCI_LimitStrength') as boolean,
-      this.values.get('UCI_Elo') as number,
-      this.values.get('Skill Level') as number,
-      seed,
-    );
+    return limitFromOptions(this.get('limitStrength'), this.get('elo'), this.get('skill'), seed);
   }
 
   /**
-   * Applies the arguments of `setoption` (the tokens after the command) and
-   * says what changed. Never throws.
+   * Applies the arguments of `setoption` (the tokens after the command) to
+   * the values, and says what changed (apply() then does what it sets).
+   * Never throws.
    */
   set(args: string[]): SetOptionResult {
-    const messages: string[] = [];
     if (args.length === 0 || args[0].toLowerCase() !== 'name') {
-      return { name: null, value: null, messages: ['setoption: expected "setoption name <name> [value <value>]"'] };
+      return refused('setoption: expected "setoption name <name> [value <value>]"');
     }
     const valueAt = args.findIndex((t, i) => i > 0 && t.toLowerCase() === 'value');
     const nameTokens = args.slice(1, valueAt < 0 ? args.length : valueAt);
     const valueTokens = valueAt < 0 ? null : args.slice(valueAt + 1);
     const wanted = nameTokens.join(' ');
-    if (wanted === '') return { name: null, value: null, messages: ['setoption: missing option name'] };
-    const decl = OPTION_DECLS.find((d) => d.name.toLowerCase() === wanted.toLowerCase());
-    if (decl === undefined) return { name: null, value: null, messages: [`unknown option: ${wanted}`] };
+    if (wanted === '') return refused('setoption: missing option name');
+    const key = OPTION_KEYS.find((k) => SETTINGS[k].name.toLowerCase() === wanted.toLowerCase());
+    if (key === undefined) return refused(`unknown option: ${wanted}`);
+    return this.parse(key, valueTokens === null ? null : valueTokens.join(' '));
+  }
 
-    const text = valueTokens === null ? null : valueTokens.join(' ');
+  /** Does on `engine` what setting the option of `result` (set()'s) does: nothing when it was refused. */
+  apply(result: SetOptionResult, engine: OptionEffects): void {
+    if (result.key === null) return;
+    const effect = OPTION_EFFECTS[result.key] as ((engine: OptionEffects, value: OptionValue, options: OptionValues) => void) | null;
+    effect?.(engine, result.value, this);
+  }
+
+  /** Sets option `key` to `text` (null: no value given), if it is a value of the option's. */
+  private parse(key: OptionKey, text: string | null): SetOptionResult {
+    const decl = SETTINGS[key];
+    const messages: string[] = [];
     if (decl.type === 'button') {
       if (text !== null && text !== '') messages.push(`option ${decl.name} is a button; value '${text}' ignored`);
-      return { name: decl.name, value: null, messages };
+      return { key, name: decl.name, value: null, messages };
     }
-    if (text === null || text === '') {
-      return { name: null, value: null, messages: [`option ${decl.name} needs a value; kept ${this.values.get(decl.name)}`] };
-    }
-    const old = this.values.get(decl.name);
+    const old = this.values.get(key);
+    if (text === null || text === '') return refused(`option ${decl.name} needs a value; kept ${old}`);
     let value: OptionValue;
     switch (decl.type) {
       case 'spin': {
-        if (!/^[+-]?\d+$/.test(text)) {
-          return { name: null, value: null, messages: [`option ${decl.name}: '${text}' is not an integer; kept ${old}`] };
-        }
+        if (!/^[+-]?\d+$/.test(text)) return refused(`option ${decl.name}: '${text}' is not an integer; kept ${old}`);
         const n = Number(text);
         value = Math.min(decl.max, Math.max(decl.min, n));
         if (value !== n) messages.push(`option ${decl.name}: ${text} is outside ${decl.min}..${decl.max}; set to ${value}`);
@@ -206,29 +209,21 @@ export class OptionValues {
       }
       case 'check': {
         const t = text.toLowerCase();
-        if (t !== 'true' && t !== 'false') {
-          return { name: null, value: null, messages: [`option ${decl.name}: '${text}' is not true or false; kept ${old}`] };
-        }
+        if (t !== 'true' && t !== 'false') return refused(`option ${decl.name}: '${text}' is not true or false; kept ${old}`);
         value = t === 'true';
         break;
       }
       case 'string':
-        value = text === '<empty>' ? '' : text;
+        value = text === EMPTY ? '' : text;
         break;
       case 'combo': {
-        const v = decl.vars.find((x) => x.toLowerCase() === text.toLowerCase());
-        if (v === undefined) {
-          return {
-            name: null,
-            value: null,
-            messages: [`option ${decl.name}: '${text}' is not one of ${decl.vars.join(', ')}; kept ${old}`],
-          };
-        }
+        const v = decl.values.find((x) => x.toLowerCase() === text.toLowerCase());
+        if (v === undefined) return refused(`option ${decl.name}: '${text}' is not one of ${decl.values.join(', ')}; kept ${old}`);
         value = v;
         break;
       }
     }
-    this.values.set(decl.name, value);
-    return { name: decl.name, value, messages };
+    this.values.set(key, value);
+    return { key, name: decl.name, value, messages };
   }
 }

@@ -26,24 +26,24 @@
 import { moveToUci, NO_MOVE_UCI, parseUciMove } from '../board/notation.js';
 import { WHITE } from '../board/types.js';
 import { Position, START_FEN } from '../board/position.js';
-import { EMBEDDED_NETWORK, NetworkError, USE_NNUE_DEFAULT, decodeNetwork, explain } from '../eval/index.js';
+import { EMBEDDED_NETWORK, explain } from '../eval/index.js';
 import { shapeText } from '../eval/nnue/network.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
-import { HAS_SHARED_MEMORY } from '../search/shared-memory.js';
 import { type UciStream, platform } from '../platform/index.js';
 import { BookController } from '../book/uci-book.js';
 import { EngineHost, type Job, type JobListener, type JobOutcome, type JobRequest } from '../engine/host.js';
 import { MAX_HISTORY, type NetworkChoice, type PositionSpec, appendSpecMove, applyNetworkChoice } from '../engine/messages.js';
 import { isSearchWorker, runSearchWorker } from '../engine/search-worker.js';
+import { type LoadedNetwork, NetworkFileError, loadNetwork } from '../engine/network-file.js';
 import { SETTINGS, defaultIn, rangeText } from '../engine/settings.js';
 import { boardDiagram } from './board-display.js';
 import { parseGo } from './go-params.js';
 import { formatCurrentMove, formatEmergency, formatLine } from './info.js';
-import { BUILT_IN_NETWORK, OptionValues, optionLines } from './options.js';
+import { type OptionEffects, OptionValues, optionLines, usableThreads } from './options.js';
 import { Output, infoString } from './output.js';
 import { TuningOptions, searchParameterOptionLines } from './tuning-options.js';
 import { engineVersion } from '../engine/version.js';
-import { errorText, fileProblem } from '../util/errors.js';
+import { errorText } from '../util/errors.js';
 
 /** How long `quit` waits for the bestmove of a running search. */
 const QUIT_GRACE_MS = 60;
@@ -120,16 +120,28 @@ class UciEngine {
   private quitting = false;
   private readonly book = new BookController();
   /** The evaluation the search uses (UseNNUE, EvalFile), and the network's name. */
-  private network: NetworkChoice = { use: USE_NNUE_DEFAULT, net: null };
+  private network: NetworkChoice = { use: this.options.get('useNnue'), net: null };
   private networkName = EMBEDDED_NETWORK;
+  /** What setting an option does here (uci/options.ts). */
+  private readonly effects: OptionEffects = {
+    configure: (change) => this.host.configure(change),
+    info: (text) => this.out.info(text),
+    book: this.book,
+    setChess960: (on) => {
+      this.pos.chess960 = on;
+      this.spare.chess960 = on;
+    },
+    setUseNnue: (use) => this.setNetwork({ ...this.network, use }),
+    loadEvalFile: (path) => this.loadEvalFile(path),
+  };
 
   constructor(
     private readonly out: Output,
     private readonly exit: (code: number) => void,
   ) {
     this.host = new EngineHost({
-      hashMb: this.options.hash,
-      threads: this.threads(),
+      hashMb: this.options.get('hash'),
+      threads: usableThreads(this.options.get('threads')),
       network: this.network,
       keepAlive: 'never',
       stopGraceMs: defaultIn(SETTINGS.stopGraceMs, 'uci'),
@@ -254,69 +266,24 @@ class UciEngine {
     }
     const result = this.options.set(args);
     for (const m of result.messages) this.out.info(m);
-    switch (result.name) {
-      case 'Hash':
-        this.host.configure({ type: 'hash', mb: result.value as number });
-        break;
-      case 'Threads':
-        if (!HAS_SHARED_MEMORY && (result.value as number) > 1) {
-          this.out.info('Threads: this host has no shared memory (a page that is not cross-origin isolated); searching with 1 thread');
-        }
-        this.host.configure({ type: 'threads', threads: this.threads() });
-        break;
-      case 'Clear Hash':
-        this.host.configure({ type: 'clear' });
-        break;
-      case 'UCI_Chess960':
-        this.pos.chess960 = result.value as boolean;
-        this.spare.chess960 = result.value as boolean;
-        break;
-      case 'OwnBook':
-        this.book.setOwnBook(result.value as boolean);
-        break;
-      case 'BookFile':
-        this.book.setFile(result.value as string);
-        break;
-      case 'BookMode':
-        this.book.setMode(result.value as string);
-        break;
-      case 'BookDepth':
-        this.book.setDepth(result.value as number);
-        break;
-      case 'UseNNUE':
-        this.setNetwork({ ...this.network, use: result.value as boolean });
-        break;
-      case 'EvalFile':
-        this.loadEvalFile(result.value as string);
-        break;
-      case 'SyzygyPath':
-      case 'SyzygyProbeDepth':
-      case 'Syzygy50MoveRule':
-      case 'SyzygyProbeLimit':
-        this.host.configure({ type: 'syzygy', settings: this.options.syzygy });
-        break;
-      default:
-        break; // read when the next search starts
-    }
+    this.options.apply(result, this.effects);
   }
 
   /** EvalFile: a network file, or the built-in network. A file that cannot be used is reported and the network in use kept. */
   private loadEvalFile(path: string): void {
-    if (path === '' || path === BUILT_IN_NETWORK) {
-      this.networkName = EMBEDDED_NETWORK;
-      this.setNetwork({ ...this.network, net: null });
+    let loaded: LoadedNetwork;
+    try {
+      loaded = loadNetwork(path);
+    } catch (e) {
+      const reason = e instanceof NetworkFileError ? e.message : clippedError(e);
+      this.out.info(`EvalFile: cannot use ${clip(path)}: ${reason}; keeping ${this.networkName}`);
       return;
     }
-    try {
-      const net = decodeNetwork(platform.readFile(path));
-      this.networkName = path.split(/[\\/]/).pop() || path;
-      this.out.info(`EvalFile: using ${this.networkName} (${shapeText(net)})${this.network.use ? '' : '; UseNNUE is false'}`);
-      this.setNetwork({ ...this.network, net });
-    } catch (e) {
-      const reason =
-        e instanceof NetworkError ? e.message : (e as NodeJS.ErrnoException).code === 'ENOENT' ? fileProblem(e) : clippedError(e);
-      this.out.info(`EvalFile: cannot use ${clip(path)}: ${reason}; keeping ${this.networkName}`);
+    this.networkName = loaded.name;
+    if (loaded.net !== null) {
+      this.out.info(`EvalFile: using ${loaded.name} (${shapeText(loaded.net)})${this.network.use ? '' : '; UseNNUE is false'}`);
     }
+    this.setNetwork({ ...this.network, net: loaded.net });
   }
 
   /** The search worker (and, for `eval`, this thread) evaluate as `choice` says. */
@@ -354,7 +321,7 @@ class UciEngine {
     }
 
     const next = this.spare;
-    next.chess960 = this.options.chess960;
+    next.chess960 = this.options.get('chess960');
     try {
       next.setFen(fen);
     } catch (e) {
@@ -385,18 +352,13 @@ class UciEngine {
     this.spec = spec;
   }
 
-  /** The Threads option as the search can use it: 1 where threads cannot share memory. */
-  private threads(): number {
-    return HAS_SHARED_MEMORY ? this.options.threads : 1;
-  }
-
   private searchOptions(): SearchOptions {
     const options: SearchOptions = {
-      multiPv: this.options.multiPv,
-      moveOverhead: this.options.moveOverhead,
-      chess960: this.options.chess960,
-      showWdl: this.options.showWdl,
-      driver: this.options.driver,
+      multiPv: this.options.get('multiPv'),
+      moveOverhead: this.options.get('moveOverhead'),
+      chess960: this.options.get('chess960'),
+      showWdl: this.options.get('showWdl'),
+      driver: this.options.get('driver'),
     };
     // A weaker level chooses among its best moves at random: a fresh seed each search.
     const strength = this.options.strength((Math.random() * 0x100000000) | 0);
@@ -434,7 +396,7 @@ class UciEngine {
   private startGo(answer: Answer, args: string[], receivedAt: number): void {
     const parsed = parseGo(args, (text) => moveToUci(this.pos, parseUciMove(this.pos, text)));
     for (const m of parsed.messages) this.emit(answer, infoString(m));
-    const position: PositionSpec = { ...this.spec, moves: [...this.spec.moves], chess960: this.options.chess960 };
+    const position: PositionSpec = { ...this.spec, moves: [...this.spec.moves], chess960: this.options.get('chess960') };
     if (parsed.perft !== null) {
       this.run(answer, { kind: 'perft', position, depth: parsed.perft });
       return;
@@ -487,7 +449,7 @@ class UciEngine {
 
   /** Runs a job on the host (at once, or after the jobs before it), writing its events as UCI text through its answer. */
   private run(answer: Answer, request: JobRequest): void {
-    const showWdl = this.options.showWdl;
+    const showWdl = this.options.get('showWdl');
     const listener: JobListener = {
       line: (line) => this.emit(answer, formatLine(line, showWdl)),
       currmove: (move) => this.emit(answer, formatCurrentMove(move)),

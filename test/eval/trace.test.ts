@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Position } from '../../src/board/position.js';
 import { TRACE, TRACE_INFO, evaluate, lastSums, traceEvaluate } from '../../src/eval/evaluate.js';
 import { NUM_PARAMS } from '../../src/eval/layout.js';
-import { EG, MG } from '../../src/eval/params.js';
+import { EG, MG } from '../../src/eval/live-weights.js';
 import { ALL_FENS } from './fixtures.js';
 
 describe('evaluation trace', () => {

@@ -186,7 +186,9 @@ describe('setoption', () => {
             }
           }
           // What the search reads from them is usable.
-          expect(Number.isInteger(options.hash) && Number.isInteger(options.threads) && Number.isInteger(options.multiPv)).toBe(true);
+          expect(
+            Number.isInteger(options.get('hash')) && Number.isInteger(options.get('threads')) && Number.isInteger(options.get('multiPv')),
+          ).toBe(true);
           expect(() => options.strength(seed)).not.toThrow();
         }),
         fuzzParams(1500),

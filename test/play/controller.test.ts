@@ -5,8 +5,8 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { START_FEN } from '../../src/board/position.js';
-import type { SearchHandle, SearchOutcome } from '../../src/engine/host.js';
-import type { EngineLine } from '../../src/engine/info.js';
+import type { SearchHandle, SearchOutcome } from '../../src/engine/host-search.js';
+import type { EngineLine } from '../../src/engine/search-lines.js';
 import type { PositionSpec } from '../../src/engine/messages.js';
 import {
   type ControllerOptions,

@@ -1,4 +1,4 @@
-// The Monte Carlo tree search drivers (src/search/mcts.ts): they play the
+// The Monte Carlo tree search drivers (src/search/mcts/mcts.ts): they play the
 // mate in mate-in-1 and mate-in-2 positions, always answer a legal move,
 // give the same move for the same playouts, score finished games exactly,
 // keep the subtree of the moves played, and with a full tree search on
@@ -11,9 +11,9 @@ import { moveToUci, parseUciMove } from '../../src/board/notation.js';
 import { Position } from '../../src/board/position.js';
 import { MAX_MOVES } from '../../src/board/types.js';
 import { SearchControl } from '../../src/search/control.js';
-import type { SearchDriver } from '../../src/search/drivers.js';
+import type { SearchDriver } from '../../src/search/driver-list.js';
 import { DEFAULT_SEARCH_OPTIONS, type GoParams, type SearchEvent, type SearchLine } from '../../src/search/limits.js';
-import { scoreToValue, valueToScore } from '../../src/search/mcts-report.js';
+import { scoreToValue, valueToScore } from '../../src/search/mcts/report.js';
 import {
   MctsTree,
   NODE_BYTES,
@@ -25,7 +25,7 @@ import {
   PROOF_NONE,
   edgeBlockWords,
   provenWin,
-} from '../../src/search/mcts-tree.js';
+} from '../../src/search/mcts/tree.js';
 import { Driver } from '../../src/search/driver.js';
 import { MATE } from '../../src/search/score.js';
 import type { SearchResult } from '../../src/search/search.js';
@@ -52,13 +52,13 @@ function run(
     if (e.type === 'line') lines.push(e);
     else if (e.type === 'note') notes.push(e.text);
   };
-  const result = searcher.go(
+  const result = searcher.go({
     pos,
-    { infinite: false, ponder: false, searchmoves: [], ...params },
-    { ...DEFAULT_SEARCH_OPTIONS, driver, multiPv },
+    params: { infinite: false, ponder: false, searchmoves: [], ...params },
+    options: { ...DEFAULT_SEARCH_OPTIONS, driver, multiPv },
     control,
     report,
-  );
+  });
   return { result, lines, notes };
 }
 

@@ -31,7 +31,13 @@ describe('MTD(f)', () => {
       const report = (e: SearchEvent): void => {
         if (e.type === 'line') pvs.push(e.pv.map((m) => moveToUci(pos, m)));
       };
-      const result = searcher.go(pos, { infinite: false, ponder: false, searchmoves: [], ...params }, options, new SearchControl(), report);
+      const result = searcher.go({
+        pos,
+        params: { infinite: false, ponder: false, searchmoves: [], ...params },
+        options,
+        control: new SearchControl(),
+        report,
+      });
       return { move: moveToUci(pos, result.move), pvs };
     };
     const legal = legalUci(pos);

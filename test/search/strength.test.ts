@@ -140,7 +140,11 @@ function hangsQueen(pos: Position, move: number): boolean {
 /** A search at Skill Level `skill` with `seed`, no other limit. */
 function searchAtSkill(searcher: Searcher, pos: Position, skill: number, seed: number, report?: SearchReport): SearchResult {
   const params = { infinite: false, ponder: false, searchmoves: [] };
-  return limitedSearch(searcher, pos, params, DEFAULT_SEARCH_OPTIONS, new SearchControl(), limitForSkill(skill, seed)!, report);
+  return limitedSearch(
+    searcher,
+    { pos, params, options: DEFAULT_SEARCH_OPTIONS, control: new SearchControl(), report },
+    limitForSkill(skill, seed)!,
+  );
 }
 
 describe('limited search', () => {

@@ -6,11 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { Position } from '../../src/board/position.js';
 import { SearchControl } from '../../src/search/control.js';
 import { DEFAULT_SEARCH_OPTIONS, type GoParams } from '../../src/search/limits.js';
-import { Searcher } from '../../src/search/search.js';
+import { type SearchResult, Searcher } from '../../src/search/search.js';
 import { ThreadState, helperSkipsDepth, type HelperThreads } from '../../src/search/threads.js';
 import { TranspositionTable } from '../../src/search/tt.js';
 import { moveToUci, parseUciMove } from '../../src/board/notation.js';
-import { engineLine } from '../../src/engine/info.js';
+import { engineLine } from '../../src/engine/search-lines.js';
 import type { SearchEvent } from '../../src/search/limits.js';
 import { formatLine } from '../../src/uci/info.js';
 
@@ -30,6 +30,21 @@ function doneHelpers(state: ThreadState): HelperThreads {
   return { count: 1, state, start: () => {}, finish: () => {} };
 }
 
+/** A main searcher's search of pos with done helpers (doneHelpers), its lines in UCI text pushed to `lines`. */
+function searchWithHelpers(main: Searcher, pos: Position, params: GoParams, state: ThreadState, lines: string[]): SearchResult {
+  const report = (e: SearchEvent): void => {
+    lines.push(uciText(pos, e));
+  };
+  return main.go({
+    pos,
+    params,
+    options: DEFAULT_SEARCH_OPTIONS,
+    control: new SearchControl(),
+    report,
+    role: { kind: 'main', helpers: doneHelpers(state) },
+  });
+}
+
 describe('Lazy SMP searchers', () => {
   it('helpers skip some depths, and differently from each other', () => {
     const pattern = (i: number): string => Array.from({ length: 12 }, (_, d) => (helperSkipsDepth(i, d + 1) ? '-' : 'x')).join('');
@@ -47,10 +62,17 @@ describe('Lazy SMP searchers', () => {
     const state = new ThreadState(2);
     const lines: string[] = [];
     const pos = new Position(FEN);
-    helper.go(pos, depthParams(6), DEFAULT_SEARCH_OPTIONS, state.control, (e) => lines.push(uciText(pos, e)), {
-      kind: 'helper',
-      index: 1,
-      state,
+    helper.go({
+      pos,
+      params: depthParams(6),
+      options: DEFAULT_SEARCH_OPTIONS,
+      control: state.control,
+      report: (e) => lines.push(uciText(pos, e)),
+      role: {
+        kind: 'helper',
+        index: 1,
+        state,
+      },
     });
     expect(lines).toEqual([]);
     expect(state.helperNodes()).toBe(helper.nodes);
@@ -82,17 +104,7 @@ describe('Lazy SMP searchers', () => {
       state.publishNodes(1, 5000);
       const main = new Searcher(4);
       const lines: string[] = [];
-      const result = main.go(
-        pos,
-        { ...depthParams(2), searchmoves },
-        DEFAULT_SEARCH_OPTIONS,
-        new SearchControl(),
-        (e) => lines.push(uciText(pos, e)),
-        {
-          kind: 'main',
-          helpers: doneHelpers(state),
-        },
-      );
+      const result = searchWithHelpers(main, pos, { ...depthParams(2), searchmoves }, state, lines);
       return { best: moveToUci(pos, result.move), lines, nodes: main.nodes };
     };
     const deeperBetter = run(20, 900);
@@ -115,10 +127,7 @@ describe('Lazy SMP searchers', () => {
     state.publishResult(1, 9, -50, [h3]); // a worse score than the main line's, but the depth asked for
     const main = new Searcher(4);
     const lines: string[] = [];
-    const result = main.go(pos, depthParams(9), DEFAULT_SEARCH_OPTIONS, new SearchControl(), (e) => lines.push(uciText(pos, e)), {
-      kind: 'main',
-      helpers: doneHelpers(state),
-    });
+    const result = searchWithHelpers(main, pos, depthParams(9), state, lines);
     expect(moveToUci(pos, result.move)).toBe('h2h3');
     expect(lines[lines.length - 1]).toMatch(/^info depth 9 .* score cp -50 .* pv h2h3$/);
     // The main searcher stopped at its first look at the helpers (every 256 nodes).
@@ -138,10 +147,7 @@ describe('Lazy SMP searchers', () => {
 
     const main = new Searcher(4);
     const lines: string[] = [];
-    main.go(pos, depthParams(4), DEFAULT_SEARCH_OPTIONS, new SearchControl(), (e) => lines.push(uciText(pos, e)), {
-      kind: 'main',
-      helpers: doneHelpers(state),
-    });
+    searchWithHelpers(main, pos, depthParams(4), state, lines);
     expect(main.nodes).toBeGreaterThan(256);
     expect(lines[lines.length - 1]).toMatch(/^info depth 4 /);
     expect(lines[lines.length - 1]).not.toMatch(/score cp -50 /);

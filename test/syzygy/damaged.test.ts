@@ -216,12 +216,12 @@ describe('Syzygy tablebases with damaged files', () => {
       const searcher = new Searcher(4);
       searcher.setTablebases(tb, { probeDepth: 1, rule50: true, probeLimit: 7 });
       const pos = new Position(fen);
-      const result = searcher.go(
+      const result = searcher.go({
         pos,
-        { depth, infinite: false, ponder: false, searchmoves: [] },
-        DEFAULT_SEARCH_OPTIONS,
-        new SearchControl(),
-      );
+        params: { depth, infinite: false, ponder: false, searchmoves: [] },
+        options: DEFAULT_SEARCH_OPTIONS,
+        control: new SearchControl(),
+      });
       return moveToUci(pos, result.move);
     };
     // KRvK's files under KQvK's names: both named and left out; the search answers.

@@ -16,6 +16,7 @@ import { SearchControl } from '../../src/search/control.js';
 import { DEFAULT_SEARCH_OPTIONS } from '../../src/search/limits.js';
 import { TB_WIN } from '../../src/search/score.js';
 import { Searcher } from '../../src/search/search.js';
+import { rankRootMoves, restrictRoot } from '../../src/syzygy/root.js';
 import { PROBE_FAILED, type TableStore, Tablebases } from '../../src/syzygy/tablebases.js';
 import { scratchDir } from '../scratch.js';
 import '../../src/eval/index.js';
@@ -61,7 +62,12 @@ function search(fen: string, tb: Tablebases | null, depth: number): { move: stri
   const searcher = new Searcher(4);
   searcher.setTablebases(tb, { probeDepth: 1, rule50: true, probeLimit: 7 });
   const pos = new Position(fen);
-  const result = searcher.go(pos, { depth, infinite: false, ponder: false, searchmoves: [] }, DEFAULT_SEARCH_OPTIONS, new SearchControl());
+  const result = searcher.go({
+    pos,
+    params: { depth, infinite: false, ponder: false, searchmoves: [] },
+    options: DEFAULT_SEARCH_OPTIONS,
+    control: new SearchControl(),
+  });
   return { move: moveToUci(pos, result.move), score: result.score };
 }
 
@@ -80,10 +86,10 @@ describe('Syzygy tablebases with tables missing', () => {
     expect(truth.get('h3g2')).toBe(0);
     expect([...truth.values()].filter((v) => v === 0)).toHaveLength(1);
     const ranks = new Int32Array(count);
-    expect(tb.rankRootMoves(pos, moves, count, ranks, true, true, false)).toBe(false);
+    expect(rankRootMoves(tb, pos, moves, count, ranks, true, true, false)).toBe(false);
     expect(pos.fen()).toBe(CATCH);
     // By WDL the table answers alone (no capture follows any move): h3g2 above the rest.
-    expect(tb.rankRootMoves(pos, moves, count, ranks, false, true, false)).toBe(true);
+    expect(rankRootMoves(tb, pos, moves, count, ranks, false, true, false)).toBe(true);
     const best = Math.max(...ranks);
     const top = Array.from(moves).filter((_, i) => ranks[i] === best);
     expect(top.map((m) => moveToUci(pos, m))).toEqual(['h3g2']);
@@ -97,8 +103,8 @@ describe('Syzygy tablebases with tables missing', () => {
     expect([...truth.values()].filter((v) => v === 0)).toHaveLength(1);
     expect(tb.probeWdl(pos)).toBe(0); // the root itself is in the table
     const ranks = new Int32Array(count);
-    expect(tb.rankRootMoves(pos, moves, count, ranks, true, true, false)).toBe(false);
-    expect(tb.rankRootMoves(pos, moves, count, ranks, false, true, false)).toBe(false);
+    expect(rankRootMoves(tb, pos, moves, count, ranks, true, true, false)).toBe(false);
+    expect(rankRootMoves(tb, pos, moves, count, ranks, false, true, false)).toBe(false);
     pos.makeMove(moves[0]);
     expect(tb.probeDtz(pos)).toBe(PROBE_FAILED);
     expect(tb.probeWdl(pos)).toBe(PROBE_FAILED);
@@ -134,7 +140,7 @@ describe('Syzygy tablebases with tables missing', () => {
     const kept = (fen: string): { kind: string; moves: string[]; truth: Map<string, number> } => {
       const { pos, moves, count, truth } = rootMoves(fen);
       const keep = new Uint8Array(count);
-      const kind = tb.restrictRoot(pos, moves, count, new Uint8Array(count).fill(1), keep, new Int32Array(count), true, false);
+      const kind = restrictRoot(tb, pos, moves, count, new Uint8Array(count).fill(1), keep, new Int32Array(count), true, false);
       return { kind, moves: Array.from(moves, (m) => moveToUci(pos, m)).filter((_, i) => keep[i] !== 0), truth };
     };
     // Only Kc6 wins (the others draw, Rd5 into KNvK); the root's own WDL is known: the one winning move alone.

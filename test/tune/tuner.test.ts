@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Position } from '../../src/board/position.js';
 import { traceEvaluate } from '../../src/eval/evaluate.js';
 import { NUM_PARAMS } from '../../src/eval/layout.js';
-import { EG, MG } from '../../src/eval/params.js';
+import { EG, MG } from '../../src/eval/live-weights.js';
 import { TraceSet, addPositions, emptyStats, loadDataset, parseLabelledLine } from '../../src/tune/dataset.js';
 import { weightsSource } from '../../src/tune/emit.js';
 import { runTune } from '../../src/tune/main.js';

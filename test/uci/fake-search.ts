@@ -1,10 +1,9 @@
 // A search Driver that misbehaves on purpose (KESTREL_FAKE=<mode>), bundled
 // in place of the real one by faults.test.ts to test the UCI layer's defences.
 
-import type { Position } from '../../src/board/position.js';
-import type { SearchControl } from '../../src/search/control.js';
 import { makeMove } from '../../src/board/types.js';
-import type { GoParams, SearchOptions, SearchReport } from '../../src/search/limits.js';
+import { NO_REPORT } from '../../src/search/limits.js';
+import type { SearchRequest } from '../../src/search/request.js';
 
 /** A move from square names (no legality check: the fake may play nonsense on purpose). */
 function mv(from: string, to: string): number {
@@ -24,16 +23,8 @@ export class Driver {
 
   clear(): void {}
 
-  go(
-    pos: Position,
-    params: GoParams,
-    options: SearchOptions,
-    control: SearchControl,
-    report: SearchReport,
-  ): { move: number; ponder: number; score: number } {
-    void pos;
-    void params;
-    void options;
+  go(request: SearchRequest): { move: number; ponder: number; score: number } {
+    const { control, report = NO_REPORT } = request;
     const mode = process.env.KESTREL_FAKE;
     // 'mute' hangs without a line: the UCI layer has no move of the search's to fall back on.
     if (mode !== 'mute') {

@@ -5,7 +5,7 @@ import { Position } from '../../src/board/position.js';
 import { checkers, boardDiagram } from '../../src/uci/board-display.js';
 import { MAX_DEPTH, parseGo } from '../../src/uci/go-params.js';
 import { emergencyMove } from '../../src/engine/fallback.js';
-import type { EngineLine } from '../../src/engine/info.js';
+import type { EngineLine } from '../../src/engine/search-lines.js';
 import { formatEmergency, formatLine } from '../../src/uci/info.js';
 import { OptionValues, optionLines } from '../../src/uci/options.js';
 import { Output, type LineSink } from '../../src/uci/output.js';
@@ -107,22 +107,22 @@ describe('options', () => {
   it('matches names case-insensitively, spaces collapsed, and parses each type', () => {
     const o = new OptionValues();
     expect(o.set('name move overhead value 250'.split(' ')).messages).toEqual([]);
-    expect(o.moveOverhead).toBe(250);
+    expect(o.get('moveOverhead')).toBe(250);
     o.set('name UCI_CHESS960 value True'.split(' '));
-    expect(o.chess960).toBe(true);
+    expect(o.get('chess960')).toBe(true);
     o.set('name searchdriver value MTDF'.split(' '));
-    expect(o.driver).toBe('mtdf');
+    expect(o.get('driver')).toBe('mtdf');
     o.set('name SearchDriver value mcts-QS-uniform'.split(' '));
-    expect(o.driver).toBe('mcts-qs-uniform');
+    expect(o.get('driver')).toBe('mcts-qs-uniform');
     expect(o.set('name Clear Hash'.split(' ')).name).toBe('Clear Hash');
   });
 
   it('clamps spins, keeps the old value on garbage', () => {
     const o = new OptionValues();
     expect(o.set('name Hash value 1000000'.split(' ')).value).toBe(131072);
-    expect(o.hash).toBe(131072);
+    expect(o.get('hash')).toBe(131072);
     expect(o.set('name Hash value lots'.split(' ')).name).toBe(null);
-    expect(o.hash).toBe(131072);
+    expect(o.get('hash')).toBe(131072);
     expect(o.set('name MultiPV value -3'.split(' ')).value).toBe(1);
   });
 });

@@ -4,11 +4,10 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeNetwork } from '../../src/eval/nnue/network.js';
-import { initParams, quantise } from '../../src/train/nnue-model.js';
 import { describe, expect, it } from 'vitest';
 import { EngineProcess, ROOT, useEngines } from './engine-process.js';
 import { scratchDir } from '../scratch.js';
+import { tinyNetworkFile } from '../tiny-network.js';
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const BESTMOVE = /^bestmove /;
@@ -144,10 +143,7 @@ describe('handshake and options', () => {
 
 describe('the network options', () => {
   const dir = scratchDir('kestrel-evalfile-');
-  const shape = { hidden: 16, buckets: 1 };
-  const params = new Float32Array(768 * 16 + 16 + 32 + 1);
-  initParams(shape, params, 3);
-  const good = encodeNetwork(quantise(shape, params, 255, 64, 400));
+  const good = tinyNetworkFile();
   const file = (name: string, bytes: Uint8Array): string => {
     const path = join(dir, name);
     writeFileSync(path, bytes);

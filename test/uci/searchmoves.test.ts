@@ -7,7 +7,7 @@
 // them, when the table and the Monte Carlo tree hold the excluded move.
 
 import { describe, expect, it } from 'vitest';
-import { SEARCH_DRIVERS } from '../../src/search/drivers.js';
+import { SEARCH_DRIVERS } from '../../src/search/driver-list.js';
 import { useEngines } from './engine-process.js';
 
 const engine = useEngines();

@@ -5,7 +5,7 @@
 // at best, is drawn. The root is never given a proof (searchmoves may
 // restrict its moves): rootSolved() settles it from its allowed children.
 
-import { type MctsTree, NO_NODE, PROOF_DRAW, PROOF_NONE, proofPlies, provenLoss, provenWin } from './mcts-tree.js';
+import { type MctsTree, NO_NODE, PROOF_DRAW, PROOF_NONE, proofPlies, provenLoss, provenWin } from './tree.js';
 
 /**
  * The proof of an expanded node from its children's (its side to move

@@ -1,6 +1,6 @@
 // The search drivers (UCI option SearchDriver, the library's `driver`), one
 // list: alpha-beta with principal variation search (the default) or MTD(f)
-// at the root, and Monte Carlo tree search (mcts.ts) scoring its leaves
+// at the root, and Monte Carlo tree search (mcts/mcts.ts) scoring its leaves
 // with the network or a quiescence search, its priors from the engine's
 // move ordering or uniform (the ablation). This file imports nothing: the
 // library's published types include it as it is (scripts/build.mjs).

@@ -9,39 +9,39 @@
 //      stalemate, repetition, fifty moves, no mating material), else by the
 //      network's evaluation (`mcts`) or a quiescence search (`mcts-qs`), as
 //      an expected score sigmoid(cp / 400) mapped to [-1, 1]; a node gets its
-//      moves with their priors (mcts-priors.ts) when a playout reaches it
-//      again (mcts-tree.ts: moves tried by no playout cost only an edge);
+//      moves with their priors (priors.ts) when a playout reaches it
+//      again (tree.ts: moves tried by no playout cost only an edge);
 //   3. backs the value up, negated at each ply, into every node's mean Q,
-//      and proves what it can (the MCTS-solver, mcts-solver.ts): a node with
+//      and proves what it can (the MCTS-solver, solver.ts): a node with
 //      a mating move is won, one whose every move loses is lost, mate
 //      distances kept.
 // The move played is the most visited root move, Q deciding among those
-// within a few percent of it; a proven win is played at once (mcts-report.ts,
+// within a few percent of it; a proven win is played at once (report.ts,
 // which also reports the lines).
 // When the tree fills its memory it stops growing, and playouts go on through
 // it: a leaf that cannot be expanded, or a node whose untried moves cannot
 // get a node, gives back its stored value (see playout()).
 //
-// The Driver (driver.ts) runs this search when options.driver is one of the
+// The Driver (../driver.ts) runs this search when options.driver is one of the
 // mcts drivers: it runs the short PVS that fills the table and histories
 // first, and keeps the tree (sized by Hash) between searches, so that the
 // subtree of the moves played since the last search is searched on
-// (mcts-root.ts). A Searcher (search.ts), as MctsHost, supplies the
+// (root.ts). A Searcher (../search.ts), as MctsHost, supplies the
 // transposition table, the histories and the quiescence search.
 
-import { generateMoves } from '../board/movegen.js';
-import type { Position } from '../board/position.js';
-import { cannotMate } from '../board/rules.js';
-import { MAX_MOVES, MAX_PLY } from '../board/types.js';
-import { evaluate } from '../eval/index.js';
-import type { SearchControl } from './control.js';
-import type { MoveHistory } from './history.js';
-import { mctsSpec } from './drivers.js';
-import type { GoParams, SearchOptions, SearchReport } from './limits.js';
-import { computePriors } from './mcts-priors.js';
-import { type RootLine, bestChild, reportLines, scoreToValue } from './mcts-report.js';
-import { MctsRoot, allowRootMoves } from './mcts-root.js';
-import { propagateProof, rootSolved } from './mcts-solver.js';
+import { generateMoves } from '../../board/movegen.js';
+import type { Position } from '../../board/position.js';
+import { cannotMate } from '../../board/rules.js';
+import { MAX_MOVES, MAX_PLY } from '../../board/types.js';
+import { evaluate } from '../../eval/index.js';
+import type { SearchControl } from '../control.js';
+import type { MoveHistory } from '../history.js';
+import { mctsSpec } from '../driver-list.js';
+import type { GoParams, SearchOptions, SearchReport } from '../limits.js';
+import { computePriors } from './priors.js';
+import { type RootLine, bestChild, reportLines, scoreToValue } from './report.js';
+import { MctsRoot, allowRootMoves } from './root.js';
+import { propagateProof, rootSolved } from './solver.js';
 import {
   MctsTree,
   NODE_WORDS,
@@ -56,10 +56,10 @@ import {
   PROOF_NONE,
   proofPlies,
   provenWin,
-} from './mcts-tree.js';
-import { MCTS_CPUCT, MCTS_FPU_REDUCTION, MCTS_TIME_SHARE } from './params.js';
-import { computeTimeBudget } from './timeman.js';
-import type { TranspositionTable } from './tt.js';
+} from './tree.js';
+import { MCTS_CPUCT, MCTS_FPU_REDUCTION, MCTS_TIME_SHARE } from '../params.js';
+import { computeTimeBudget } from '../timeman.js';
+import type { TranspositionTable } from '../tt.js';
 
 /** Leaves are not expanded below this depth (the path fits the search's ply arrays). */
 const MAX_TREE_DEPTH = MAX_PLY - 2;
@@ -531,7 +531,7 @@ export class Mcts {
     computePriors(pos, this.host.history, ttMove, this.moves, count, tree.f32, priors, this.uniform, this.logits);
   }
 
-  /** Reports the lines of the best root moves (mcts-report.ts); returns them. */
+  /** Reports the lines of the best root moves (report.ts); returns them. */
   private reportLines(): RootLine[] {
     return reportLines(
       this.tree,

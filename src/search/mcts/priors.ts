@@ -14,11 +14,11 @@
 // (table only); the tree itself teaches them nothing. Uniform priors (the
 // `-uniform` drivers) give every move the same prior, for the ablation.
 
-import { givesCheck } from '../board/gives-check.js';
-import type { Position } from '../board/position.js';
-import { SEE_VALUE, seeGE } from '../board/see.js';
-import { CASTLE, EN_PASSANT, PAWN, PROMO_KNIGHT, PROMO_QUEEN, moveTo } from '../board/types.js';
-import { type MoveHistory, NO_CONT, contKey } from './history.js';
+import { givesCheck } from '../../board/gives-check.js';
+import type { Position } from '../../board/position.js';
+import { SEE_VALUE, seeGE } from '../../board/see.js';
+import { CASTLE, EN_PASSANT, PAWN, PROMO_KNIGHT, PROMO_QUEEN, moveTo } from '../../board/types.js';
+import { type MoveHistory, NO_CONT, contKey } from '../history.js';
 import {
   MCTS_PRIOR_BAD_NOISY,
   MCTS_PRIOR_CHECK,
@@ -28,7 +28,7 @@ import {
   MCTS_PRIOR_TEMPERATURE,
   MCTS_PRIOR_TT,
   MCTS_PRIOR_UNDERPROMOTION,
-} from './params.js';
+} from '../params.js';
 
 /**
  * Writes the priors of moves[0..count) in pos to out[outStart..outStart +
@@ -82,7 +82,7 @@ export function computePriors(
 }
 
 /**
- * The continuation key (history.ts) of the move that led to pos, read from
+ * The continuation key (../history.ts) of the move that led to pos, read from
  * the board after it: the piece now on its destination. NO_CONT at the
  * start of the game's record or after a null move.
  */

@@ -5,11 +5,11 @@
 // the subtree kept fills at most REUSE_MAX_SHARE of the pool; else the tree
 // starts empty. In a search, only the root moves searchmoves allows count.
 
-import type { Position } from '../board/position.js';
-import { networkInUse } from '../eval/index.js';
-import type { SearchDriver } from './drivers.js';
-import { type GoParams, NO_LEGAL_SEARCHMOVES, type SearchReport, searchmovesAllow } from './limits.js';
-import { type MctsTree, NO_NODE } from './mcts-tree.js';
+import type { Position } from '../../board/position.js';
+import { networkInUse } from '../../eval/index.js';
+import type { SearchDriver } from '../driver-list.js';
+import { type GoParams, NO_LEGAL_SEARCHMOVES, type SearchReport, searchmovesAllow } from '../limits.js';
+import { type MctsTree, NO_NODE } from './tree.js';
 
 /** After a tree is kept for reuse, it is dropped instead if it fills more than this share of the pool. */
 const REUSE_MAX_SHARE = 0.9;

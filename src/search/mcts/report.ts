@@ -5,11 +5,11 @@
 // of it. Scores are the side to move's at the root: a mate score when
 // proven, else centipawns from Q, bounded by ±MAX_CP.
 
-import { MAX_PLY } from '../board/types.js';
-import type { SearchReport } from './limits.js';
-import { type MctsTree, NO_NODE, PROOF_DRAW, PROOF_NONE, proofPlies } from './mcts-tree.js';
-import { MCTS_VALUE_SCALE, MCTS_VISIT_TIE_SHARE } from './params.js';
-import { DECISIVE_BOUND, MATE } from './score.js';
+import { MAX_PLY } from '../../board/types.js';
+import type { SearchReport } from '../limits.js';
+import { type MctsTree, NO_NODE, PROOF_DRAW, PROOF_NONE, proofPlies } from './tree.js';
+import { MCTS_VALUE_SCALE, MCTS_VISIT_TIE_SHARE } from '../params.js';
+import { DECISIVE_BOUND, MATE } from '../score.js';
 
 /** The largest centipawn score reported for an unproven Q (Q of ±1 would be infinite). */
 const MAX_CP = 10000;

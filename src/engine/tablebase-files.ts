@@ -7,23 +7,15 @@
 // a file) and one descriptor per file probed serve the whole process.
 
 import { platform } from '../platform/index.js';
-import type { TablebaseUse } from '../search/search.js';
+import type { TablebaseUse } from '../syzygy/root.js';
 import { type TablebaseScan, Tablebases } from '../syzygy/tablebases.js';
 import { errorText } from '../util/errors.js';
-import { SETTINGS } from './settings.js';
 
 /** Tablebases: the folders (SyzygyPath) and how the search uses them. */
 export interface SyzygySettings {
   path: string;
   use: TablebaseUse;
 }
-
-/** How the search uses tablebases by default (the UCI options' defaults). */
-export const DEFAULT_TABLEBASE_USE: TablebaseUse = {
-  probeDepth: SETTINGS.syzygyProbeDepth.default,
-  rule50: true,
-  probeLimit: SETTINGS.syzygyProbeLimit.default,
-};
 
 /** The tables of `path` (folders separated as the host's PATH is), and an info string saying what was found. */
 export function openTablebases(path: string): { tb: Tablebases; note: string } {
