@@ -37,8 +37,8 @@ export class Progress {
     );
   }
 
-  /** A game is over (a line of its own when stderr is not a terminal). */
-  gameDone(text: string): void {
+  /** A line above the bar: a game's summary, the engine's notes (a line of its own when stderr is not a terminal). */
+  line(text: string): void {
     this.out.write(this.out.isTTY === true ? `\r\u001b[K${text}\n` : `${text}\n`);
   }
 

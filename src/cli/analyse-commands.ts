@@ -15,7 +15,6 @@ import { SEARCH_DRIVERS } from '../search/driver-list.js';
 import { engineVersion } from '../engine/version.js';
 import { DEFAULT_TABLEBASE_USE, SETTINGS, defaultIn } from '../engine/settings.js';
 import { integerArg, readTextFile } from './args.js';
-import { openTablebases } from '../engine/tablebase-files.js';
 import { decodePgn } from '../platform/pgn-file.js';
 
 /** The time a move is searched when neither --movetime nor --depth is given, and the most it may be. */
@@ -77,13 +76,22 @@ export function registerAnalyseCommands(program: Command): void {
       const annotator = `Kestrel ${engineVersion()}${driver === 'pvs' ? '' : ` (${driver})`}, ${searched} a move`;
       const total = games.reduce((sum, g) => sum + g.uci.length + 1, 0);
       const progress = new Progress(process.stderr, games.length, total, depth !== undefined ? null : (limits.movetime ?? null));
-      const engine = new EngineHost({ hashMb, threads, keepAlive: 'always', stopGraceMs: defaultIn(SETTINGS.stopGraceMs, 'analyse') });
-      if (opts.syzygy !== undefined) {
-        process.stderr.write(`${openTablebases(opts.syzygy).note}\n`);
-        engine.configure({ type: 'syzygy', settings: { path: opts.syzygy, use: DEFAULT_TABLEBASE_USE } });
-      }
+      const engine = new EngineHost({
+        hashMb,
+        threads,
+        keepAlive: 'always',
+        stopGraceMs: defaultIn(SETTINGS.stopGraceMs, 'analyse'),
+        onNote: (text) => progress.line(text),
+      });
       let finished = 0;
       try {
+        if (opts.syzygy !== undefined) {
+          // The search worker opens the tables and says what it found (its notes), before the first search. It is
+          // started first: a worker that boots with the tables says nothing (a restart).
+          engine.warm();
+          engine.configure({ type: 'syzygy', settings: { path: opts.syzygy, use: DEFAULT_TABLEBASE_USE } });
+          await new Promise<void>((resolve) => engine.afterApplied(resolve));
+        }
         for (const [i, game] of games.entries()) {
           const positions = game.uci.length + 1;
           const analysis = await analyseGame(engine, game, limits, (done) => progress.update(i + 1, done, positions, finished));
@@ -98,7 +106,7 @@ export function registerAnalyseCommands(program: Command): void {
             writeFileSync(file, evaluationGraph(analysis));
             graph = `; graph ${file}`;
           }
-          progress.gameDone(
+          progress.line(
             `game ${game.source.number}: ${tags.White ?? '?'} - ${tags.Black ?? '?'} ${game.source.game.result}: ` +
               `White ${playerSummary(analysis, 'white')}; Black ${playerSummary(analysis, 'black')}${graph}`,
           );

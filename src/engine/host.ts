@@ -57,15 +57,28 @@ export interface EngineHostOptions {
   onNote?: (text: string) => void;
 }
 
+/**
+ * What a new search worker boots with: the settings given to the host, each
+ * as the last change configured left it. The host is their one owner on the
+ * main thread: a front end whose options set them (the UCI loop's Hash,
+ * UseNNUE, the tablebase options, a tuning build's parameters) reads their
+ * current values here.
+ */
+export interface HostSettings {
+  hashMb: number;
+  /** Threads as the search can use them. */
+  threads: number;
+  /** Absent: the engine's default. */
+  network: NetworkChoice | undefined;
+  /** Absent: params.ts's. */
+  params: SearchParameterValues | undefined;
+  /** Absent: none. */
+  syzygy: SyzygySettings | undefined;
+}
+
 export class EngineHost implements JobOwner {
   private readonly worker: WorkerHost;
-  private readonly settings: {
-    hashMb: number;
-    threads: number;
-    network: NetworkChoice | undefined;
-    params: SearchParameterValues | undefined;
-    syzygy: SyzygySettings | undefined;
-  };
+  private readonly bootSettings: HostSettings;
   private readonly queue: Job[] = [];
   private current: Job | null = null;
   private nextId = 1;
@@ -85,7 +98,13 @@ export class EngineHost implements JobOwner {
   private readonly onNote: (text: string) => void;
 
   constructor(private readonly options: EngineHostOptions) {
-    this.settings = { hashMb: options.hashMb, threads: options.threads, network: options.network, params: undefined, syzygy: undefined };
+    this.bootSettings = {
+      hashMb: options.hashMb,
+      threads: options.threads,
+      network: options.network,
+      params: undefined,
+      syzygy: undefined,
+    };
     this.onNote = options.onNote ?? (() => {});
     this.worker = new WorkerHost(
       () => {
@@ -93,13 +112,13 @@ export class EngineHost implements JobOwner {
         this.warmUpControl = new SearchControl();
         return {
           kestrelRole: 'search-worker',
-          hashMb: this.settings.hashMb,
-          threads: this.settings.threads,
+          hashMb: this.bootSettings.hashMb,
+          threads: this.bootSettings.threads,
           bootSeq: this.workerBootSeq,
           warmUpControl: this.warmUpControl.buffer,
-          network: this.settings.network,
-          params: this.settings.params,
-          syzygy: this.settings.syzygy,
+          network: this.bootSettings.network,
+          params: this.bootSettings.params,
+          syzygy: this.bootSettings.syzygy,
         };
       },
       { message: (m) => this.onMessage(m), died: (reason) => this.onWorkerDied(reason) },
@@ -110,6 +129,11 @@ export class EngineHost implements JobOwner {
   /** Starts the worker now, so that the first job does not wait for it. Throws if it cannot start. */
   warm(): void {
     this.worker.warm();
+  }
+
+  /** The settings now: what a new worker boots with (configure() changes them). */
+  get settings(): Readonly<HostSettings> {
+    return this.bootSettings;
   }
 
   /** A job is running or waiting. */
@@ -158,11 +182,11 @@ export class EngineHost implements JobOwner {
 
   /** Applies a change in order with the jobs (after the one running). */
   configure(change: Maintenance): void {
-    if (change.type === 'hash') this.settings.hashMb = change.mb;
-    else if (change.type === 'threads') this.settings.threads = change.threads;
-    else if (change.type === 'network') this.settings.network = change.choice;
-    else if (change.type === 'params') this.settings.params = change.values;
-    else if (change.type === 'syzygy') this.settings.syzygy = change.settings;
+    if (change.type === 'hash') this.bootSettings.hashMb = change.mb;
+    else if (change.type === 'threads') this.bootSettings.threads = change.threads;
+    else if (change.type === 'network') this.bootSettings.network = change.choice;
+    else if (change.type === 'params') this.bootSettings.params = change.values;
+    else if (change.type === 'syzygy') this.bootSettings.syzygy = change.settings;
     const seq = ++this.lastSeq;
     try {
       this.worker.post({ ...change, seq });

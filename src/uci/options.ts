@@ -2,7 +2,9 @@
 // (engine/settings.ts declares each one: name, type, default, range or
 // values, in the order `uci` lists them), their current values, the
 // parsing of `setoption name <N> [value <V>]`, and what setting each one
-// does (OPTION_EFFECTS).
+// does (OPTION_EFFECTS). The value of an option that sets what the search
+// worker boots with (Hash, UseNNUE, the tablebase options) is kept once,
+// by the engine host, and read through it (HeldOptions).
 //
 // Names match case-insensitively, with any run of whitespace equal to one
 // space. A spin value outside [min, max] is clamped (with an info string); a
@@ -37,6 +39,13 @@ type ValueOf<K extends OptionKey> = Settings[K] extends { readonly type: 'spin' 
 
 export type OptionValue = number | boolean | string | null;
 
+/**
+ * Options whose current value another object keeps (the engine host: what
+ * a new search worker boots with), each read through its getter. setoption
+ * does not store such a value: its effect (apply()) gives it to the keeper.
+ */
+export type HeldOptions = { readonly [K in OptionKey]?: () => ValueOf<K> };
+
 /** The options in the order `uci` lists them (SETTINGS's). */
 const OPTION_KEYS = (Object.keys(SETTINGS) as (keyof Settings)[]).filter((k): k is OptionKey => 'name' in SETTINGS[k]);
 
@@ -67,9 +76,11 @@ const NEXT_SEARCH = null;
 
 type Effect<K extends OptionKey> = ((engine: OptionEffects, value: ValueOf<K>, options: OptionValues) => void) | typeof NEXT_SEARCH;
 
-/** Tablebases: the folders or how the search uses them changed. */
-const syzygyChanged = (engine: OptionEffects, _: unknown, options: OptionValues): void =>
-  engine.configure({ type: 'syzygy', settings: options.syzygy });
+/** Tablebases: the folders or how the search uses them changed (`change`: the new settings from the current ones). */
+const syzygyChanged =
+  <V>(change: (current: SyzygySettings, value: V) => SyzygySettings) =>
+  (engine: OptionEffects, value: V, options: OptionValues): void =>
+    engine.configure({ type: 'syzygy', settings: change(options.syzygy, value) });
 
 /** What setting each option does. */
 const OPTION_EFFECTS: { [K in OptionKey]: Effect<K> } = {
@@ -92,10 +103,10 @@ const OPTION_EFFECTS: { [K in OptionKey]: Effect<K> } = {
   driver: NEXT_SEARCH,
   useNnue: (engine, on) => engine.setUseNnue(on),
   evalFile: (engine, path) => engine.loadEvalFile(path),
-  syzygyPath: syzygyChanged,
-  syzygyProbeDepth: syzygyChanged,
-  syzygy50MoveRule: syzygyChanged,
-  syzygyProbeLimit: syzygyChanged,
+  syzygyPath: syzygyChanged((current, path) => ({ ...current, path })),
+  syzygyProbeDepth: syzygyChanged((current, probeDepth) => ({ ...current, use: { ...current.use, probeDepth } })),
+  syzygy50MoveRule: syzygyChanged((current, rule50) => ({ ...current, use: { ...current.use, rule50 } })),
+  syzygyProbeLimit: syzygyChanged((current, probeLimit) => ({ ...current, use: { ...current.use, probeLimit } })),
   ownBook: (engine, on) => engine.book.setOwnBook(on),
   bookFile: (engine, path) => engine.book.setFile(path),
   bookMode: (engine, mode) => engine.book.setMode(mode),
@@ -135,18 +146,26 @@ export interface SetOptionResult {
 const refused = (message: string): SetOptionResult => ({ key: null, name: null, value: null, messages: [message] });
 
 export class OptionValues {
+  /** The values of the options not held elsewhere. */
   private readonly values = new Map<OptionKey, OptionValue>();
 
-  constructor() {
+  /** held: the options whose value another object keeps (none: every value is kept here). */
+  constructor(private readonly held: HeldOptions = {}) {
     for (const key of OPTION_KEYS) {
       const d = SETTINGS[key];
-      if (d.type !== 'button') this.values.set(key, d.default);
+      if (d.type !== 'button' && held[key] === undefined) this.values.set(key, d.default);
     }
   }
 
   /** An option's current value. */
   get<K extends Exclude<OptionKey, 'clearHash'>>(key: K): ValueOf<K> {
-    return this.values.get(key) as ValueOf<K>;
+    return this.current(key) as ValueOf<K>;
+  }
+
+  /** An option's current value, wherever it is kept. */
+  private current(key: OptionKey): OptionValue | undefined {
+    const held: (() => OptionValue) | undefined = this.held[key];
+    return held !== undefined ? held() : this.values.get(key);
   }
 
   /** The tablebase options: the folders (SyzygyPath) and how the search uses the tables. */
@@ -164,8 +183,8 @@ export class OptionValues {
 
   /**
    * Applies the arguments of `setoption` (the tokens after the command) to
-   * the values, and says what changed (apply() then does what it sets).
-   * Never throws.
+   * the values, and says what changed (apply() then does what it sets, and
+   * gives a held option its value). Never throws.
    */
   set(args: string[]): SetOptionResult {
     if (args.length === 0 || args[0].toLowerCase() !== 'name') {
@@ -196,7 +215,7 @@ export class OptionValues {
       if (text !== null && text !== '') messages.push(`option ${decl.name} is a button; value '${text}' ignored`);
       return { key, name: decl.name, value: null, messages };
     }
-    const old = this.values.get(key);
+    const old = this.current(key);
     if (text === null || text === '') return refused(`option ${decl.name} needs a value; kept ${old}`);
     let value: OptionValue;
     switch (decl.type) {
@@ -223,7 +242,7 @@ export class OptionValues {
         break;
       }
     }
-    this.values.set(key, value);
+    if (this.held[key] === undefined) this.values.set(key, value);
     return { key, name: decl.name, value, messages };
   }
 }

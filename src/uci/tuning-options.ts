@@ -2,8 +2,8 @@
 // (src/search/tuning.ts, docs/openbench.md): `setoption name <NAME> value
 // <number>` for each, listed after the usual options. A value outside the
 // range is clamped and an integer parameter's value rounded, with an info
-// string; a value that is not a number is refused. The host sends every
-// value set so far to the search worker, for the next search.
+// string; a value that is not a number is refused. The host keeps every
+// value set so far, and sends them to the search worker for the next search.
 
 import {
   type SearchParameterValues,
@@ -16,7 +16,8 @@ import {
 export { searchParameterOptionLines };
 
 export class TuningOptions {
-  private readonly values: Record<string, number> = {};
+  /** current: the values set so far (kept by the engine host; absent: none). */
+  constructor(private readonly current: () => SearchParameterValues | undefined) {}
 
   /**
    * Handles `setoption` if it names a search parameter (args: the tokens
@@ -37,9 +38,8 @@ export class TuningOptions {
     }
     const used = clampParameter(p, value);
     if (used !== value) info(`setoption: ${p.name} ${text} is taken as ${used} (range ${p.min} to ${p.max}${p.float ? '' : ', integers'})`);
-    this.values[p.name] = used;
     // This thread searches too (genfens).
     setSearchParameters({ [p.name]: used });
-    return { ...this.values };
+    return { ...this.current(), [p.name]: used };
   }
 }

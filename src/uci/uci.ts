@@ -35,7 +35,8 @@ import { EngineHost, type Job, type JobListener, type JobOutcome, type JobReques
 import { MAX_HISTORY, type NetworkChoice, type PositionSpec, appendSpecMove, applyNetworkChoice } from '../engine/messages.js';
 import { isSearchWorker, runSearchWorker } from '../engine/search-worker.js';
 import { type LoadedNetwork, NetworkFileError, loadNetwork } from '../engine/network-file.js';
-import { SETTINGS, defaultIn, rangeText } from '../engine/settings.js';
+import { DEFAULT_TABLEBASE_USE, SETTINGS, defaultIn, rangeText } from '../engine/settings.js';
+import type { SyzygySettings } from '../engine/tablebase-files.js';
 import { boardDiagram } from './board-display.js';
 import { parseGo } from './go-params.js';
 import { formatCurrentMove, formatEmergency, formatLine } from './info.js';
@@ -101,10 +102,23 @@ interface Answer {
   done: boolean;
 }
 
+/** The evaluation the search uses until UseNNUE or EvalFile is set. */
+const DEFAULT_NETWORK: NetworkChoice = { use: SETTINGS.useNnue.default, net: null };
+/** The tables until SyzygyPath or its kin is set: none. */
+const NO_TABLEBASES: SyzygySettings = { path: SETTINGS.syzygyPath.default, use: DEFAULT_TABLEBASE_USE };
+
 class UciEngine {
-  private readonly options = new OptionValues();
-  /** A tuning build's search parameters as options (src/search/tuning.ts). */
-  private readonly tuning = new TuningOptions();
+  /** The options; those that set what the search worker boots with are kept by the host, and read there. */
+  private readonly options = new OptionValues({
+    hash: () => this.host.settings.hashMb,
+    useNnue: () => this.network.use,
+    syzygyPath: () => this.tablebases.path,
+    syzygyProbeDepth: () => this.tablebases.use.probeDepth,
+    syzygy50MoveRule: () => this.tablebases.use.rule50,
+    syzygyProbeLimit: () => this.tablebases.use.probeLimit,
+  });
+  /** A tuning build's search parameters as options (src/search/tuning.ts), their values kept by the host. */
+  private readonly tuning = new TuningOptions(() => this.host.settings.params);
   private pos = new Position();
   private spare = new Position();
   /** What the worker replays: the FEN after the last irreversible move, and the moves since. */
@@ -119,8 +133,7 @@ class UciEngine {
   private answers: Answer[] = [];
   private quitting = false;
   private readonly book = new BookController();
-  /** The evaluation the search uses (UseNNUE, EvalFile), and the network's name. */
-  private network: NetworkChoice = { use: this.options.get('useNnue'), net: null };
+  /** The network's name (EvalFile). */
   private networkName = EMBEDDED_NETWORK;
   /** What setting an option does here (uci/options.ts). */
   private readonly effects: OptionEffects = {
@@ -140,13 +153,23 @@ class UciEngine {
     private readonly exit: (code: number) => void,
   ) {
     this.host = new EngineHost({
-      hashMb: this.options.get('hash'),
+      hashMb: SETTINGS.hash.default,
       threads: usableThreads(this.options.get('threads')),
-      network: this.network,
+      network: DEFAULT_NETWORK,
       keepAlive: 'never',
       stopGraceMs: defaultIn(SETTINGS.stopGraceMs, 'uci'),
       onNote: (text) => this.out.info(text),
     });
+  }
+
+  /** The evaluation the search uses (UseNNUE, EvalFile). */
+  private get network(): NetworkChoice {
+    return this.host.settings.network ?? DEFAULT_NETWORK;
+  }
+
+  /** The tablebases the search uses (SyzygyPath and its kin). */
+  private get tablebases(): SyzygySettings {
+    return this.host.settings.syzygy ?? NO_TABLEBASES;
   }
 
   /** Starts the worker in the background so that the first search does not wait for it. */
@@ -288,7 +311,6 @@ class UciEngine {
 
   /** The search worker (and, for `eval`, this thread) evaluate as `choice` says. */
   private setNetwork(choice: NetworkChoice): void {
-    this.network = choice;
     applyNetworkChoice(choice);
     this.host.configure({ type: 'network', choice });
   }

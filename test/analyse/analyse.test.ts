@@ -5,7 +5,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parsePgn } from '../../src/board/pgn.js';
 import { ROOT } from '../uci/engine-process.js';
@@ -129,6 +129,24 @@ describe('kestrel analyse', () => {
       "error: --driver must be one of pvs, mtdf, mcts, mcts-qs, mcts-uniform, mcts-qs-uniform, got 'alphabeta'",
     );
   }, 120_000);
+
+  it('says what tablebases the search worker found before the first game', () => {
+    // King and pawn against king: the tables answer every position.
+    const endgame = join(dir, 'kpk.pgn');
+    writeFileSync(endgame, '[Event "kpk"]\n[White "X"]\n[Black "Y"]\n[SetUp "1"]\n[FEN "8/8/8/4k3/8/8/4KP2/8 w - - 0 1"]\n\n1. f4 Kf5 *\n');
+    const folders = [join(ROOT, 'test', 'data', 'syzygy'), join(dir, 'none')].join(delimiter);
+    const r = spawnSync(process.execPath, [KESTREL, 'analyse', endgame, '--depth', '4', '--syzygy', folders], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.status).toBe(0);
+    const said = r.stderr.trim().split('\n');
+    expect(said.slice(0, 2)).toEqual([
+      `SyzygyPath: cannot read the folder ${join(dir, 'none')}: no such file`,
+      'SyzygyPath: 11 tables (7 with DTZ) up to 4 pieces',
+    ]);
+    expect(said[2]).toMatch(/^game 1: X - Y \*: /);
+  }, 60_000);
 
   it('fails cleanly on a missing file and on both --movetime and --depth', () => {
     const missing = spawnSync(process.execPath, [KESTREL, 'analyse', join(dir, 'nope.pgn')], { encoding: 'utf8' });

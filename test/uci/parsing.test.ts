@@ -7,7 +7,8 @@ import { MAX_DEPTH, parseGo } from '../../src/uci/go-params.js';
 import { emergencyMove } from '../../src/engine/fallback.js';
 import type { EngineLine } from '../../src/engine/search-lines.js';
 import { formatEmergency, formatLine } from '../../src/uci/info.js';
-import { OptionValues, optionLines } from '../../src/uci/options.js';
+import type { Maintenance } from '../../src/engine/messages.js';
+import { type OptionEffects, OptionValues, optionLines } from '../../src/uci/options.js';
 import { Output, type LineSink } from '../../src/uci/output.js';
 
 const accept = (text: string): string => {
@@ -124,6 +125,34 @@ describe('options', () => {
     expect(o.set('name Hash value lots'.split(' ')).name).toBe(null);
     expect(o.get('hash')).toBe(131072);
     expect(o.set('name MultiPV value -3'.split(' ')).value).toBe(1);
+  });
+
+  it('reads an option kept elsewhere (the engine host) through its keeper, whom its effect sets', () => {
+    const kept = { hash: 16, syzygy: { path: '', use: { probeDepth: 1, rule50: true, probeLimit: 7 } } };
+    const o = new OptionValues({
+      hash: () => kept.hash,
+      syzygyPath: () => kept.syzygy.path,
+      syzygyProbeDepth: () => kept.syzygy.use.probeDepth,
+    });
+    const effects = {
+      configure: (change: Maintenance) => {
+        if (change.type === 'hash') kept.hash = change.mb;
+        if (change.type === 'syzygy') kept.syzygy = change.settings;
+      },
+    } as OptionEffects;
+    expect(o.get('hash')).toBe(16);
+    const set = o.set('name Hash value 64'.split(' '));
+    expect(set.value).toBe(64);
+    expect(o.get('hash')).toBe(16); // not stored here: the effect gives it to the keeper
+    o.apply(set, effects);
+    expect(kept.hash).toBe(64);
+    expect(o.get('hash')).toBe(64);
+    expect(o.set('name Hash value lots'.split(' ')).messages).toEqual(["option Hash: 'lots' is not an integer; kept 64"]);
+    // A tablebase option changes its one setting of the keeper's.
+    o.apply(o.set('name SyzygyPath value /tb'.split(' ')), effects);
+    o.apply(o.set('name SyzygyProbeDepth value 5'.split(' ')), effects);
+    expect(kept.syzygy).toEqual({ path: '/tb', use: { probeDepth: 5, rule50: true, probeLimit: 7 } });
+    expect(o.syzygy).toEqual(kept.syzygy);
   });
 });
 
