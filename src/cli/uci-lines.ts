@@ -16,7 +16,7 @@
 import type { UciStream } from '../platform/index.js';
 import { generateFens, parseGenfens } from '../train/genfens.js';
 import { goEndsByItself } from '../uci/go-params.js';
-import { UCI_COMMANDS } from '../uci/uci.js';
+import { UCI_COMMANDS } from '../uci/commands.js';
 import { errorText } from '../util/errors.js';
 
 /** The first words the UCI loop (src/uci/uci.ts) knows, and genfens; `kestrel help` is the command line's help. */

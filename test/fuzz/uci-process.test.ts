@@ -17,7 +17,7 @@ import { moveToUci, parseUciMove } from '../../src/board/notation.js';
 import { Position } from '../../src/board/position.js';
 import { MAX_MOVES } from '../../src/board/types.js';
 import { parseGo } from '../../src/uci/go-params.js';
-import { UCI_COMMANDS } from '../../src/uci/uci.js';
+import { UCI_COMMANDS } from '../../src/uci/commands.js';
 import { OptionValues, optionLines } from '../../src/uci/options.js';
 import { type EngineProcess, useEngines } from '../uci/engine-process.js';
 import { FUZZ_TIMEOUT, REAL_FENS, REAL_UCI, SEED, editedFen, fuzzCount, mutated, playedFen, randomText } from './inputs.js';
