@@ -4,8 +4,9 @@
 // the order rotating from position to position, so that all meet the
 // machine in the same mood. Two figures per engine: nodes over the engines'
 // own reported time (what a GUI shows), and nodes per CPU second of the
-// engine's process, read from /proc (Linux), which other tenants' load
-// barely moves. Each is given as a ratio to the first engine.
+// engine's process, read from /proc (Linux) when its last info line came
+// (the line whose nodes are counted), which other tenants' load barely
+// moves. Each is given as a ratio to the first engine.
 //
 //   npx tsx bench/engines-nps.ts [--movetime 1000] [--positions 50] \
 //     [--engine "Kestrel=node dist/kestrel.js"] [--engine "Ethereal=/usr/games/ethereal-chess"] ...
@@ -54,11 +55,16 @@ class Uci {
   private readonly child: ChildProcessWithoutNullStreams;
   private waiting: { prefix: string; resolve: () => void } | null = null;
   private last = '';
+  /** The process's CPU seconds when the last info line with a node count came. */
+  private lastCpu = 0;
 
   constructor(command: string[]) {
     this.child = spawn(command[0], command.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
     createInterface({ input: this.child.stdout }).on('line', (line) => {
-      if (line.startsWith('info') && line.includes(' nodes ')) this.last = line;
+      if (line.startsWith('info') && line.includes(' nodes ')) {
+        this.last = line;
+        this.lastCpu = cpuSeconds(this.child.pid!);
+      }
       if (this.waiting !== null && line.startsWith(this.waiting.prefix)) {
         const w = this.waiting;
         this.waiting = null;
@@ -87,7 +93,7 @@ class Uci {
     this.last = '';
     const before = cpuSeconds(this.child.pid!);
     await this.ask(`go movetime ${movetime}`, 'bestmove');
-    const cpu = cpuSeconds(this.child.pid!) - before;
+    const cpu = this.lastCpu - before;
     const nodes = Number(/ nodes (\d+)/.exec(this.last)?.[1] ?? 0);
     const ms = Number(/ time (\d+)/.exec(this.last)?.[1] ?? movetime);
     return { nodes, ms, cpu };
