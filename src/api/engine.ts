@@ -18,7 +18,7 @@ import { NetworkFileError, loadNetwork } from '../engine/network-file.js';
 import { platform } from '../platform/index.js';
 import { isSearchDriver } from '../search/driver-list.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
-import { HAS_SHARED_MEMORY } from '../search/shared-memory.js';
+import { HAS_SHARED_MEMORY } from '../util/shared-memory.js';
 import { openTablebases } from '../engine/tablebase-files.js';
 import type { TablebaseUse } from '../syzygy/root.js';
 import type { Tablebases } from '../syzygy/tablebases.js';

@@ -15,7 +15,7 @@
 import { type EngineWorker, platform } from '../platform/index.js';
 import type { GoParams, SearchOptions } from '../search/limits.js';
 import { MAX_THREADS, ThreadState, waitUntil, type HelperThreads } from '../search/threads.js';
-import { HAS_SHARED_MEMORY, sharedMemory } from '../search/shared-memory.js';
+import { HAS_SHARED_MEMORY, sharedMemory } from '../util/shared-memory.js';
 import type { TranspositionTable } from '../search/tt.js';
 import type { SearchParameterValues } from '../search/tuning.js';
 import { type ThreadEvaluation, evaluationForThreads } from '../eval/index.js';

@@ -3,7 +3,7 @@
 // search polls them every few thousand nodes.
 
 import type { GoParams } from './limits.js';
-import { isShared, sharedMemory } from './shared-memory.js';
+import { isShared, sharedMemory } from '../util/shared-memory.js';
 
 const STOP = 0;
 const PONDERHIT = 1;

@@ -17,7 +17,7 @@
 
 import { SearchControl } from './control.js';
 import type { GoParams, SearchOptions } from './limits.js';
-import { sharedMemory } from './shared-memory.js';
+import { sharedMemory } from '../util/shared-memory.js';
 import type { TranspositionTable } from './tt.js';
 
 /** Threads option range. */

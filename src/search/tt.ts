@@ -36,7 +36,7 @@
 
 import { errorText } from '../util/errors.js';
 import { TT_AGE_WEIGHT, TT_KEEP_DEPTH_MARGIN } from './params.js';
-import { HAS_SHARED_MEMORY, sharedMemory } from './shared-memory.js';
+import { HAS_SHARED_MEMORY, sharedMemory } from '../util/shared-memory.js';
 
 /** The table's size when nobody asks for another (the Hash option's default, the library's, play's). */
 export const DEFAULT_HASH_MB = 16;

@@ -16,7 +16,7 @@ import type { BookController } from '../book/uci-book.js';
 import type { Maintenance } from '../engine/messages.js';
 import { SETTINGS } from '../engine/settings.js';
 import type { SyzygySettings } from '../engine/tablebase-files.js';
-import { HAS_SHARED_MEMORY } from '../search/shared-memory.js';
+import { HAS_SHARED_MEMORY } from '../util/shared-memory.js';
 import type { StrengthLimit } from '../search/limits.js';
 import { limitFromOptions } from '../search/strength.js';
 

@@ -9,10 +9,10 @@
 // Where threads cannot share memory (a browser page that is not
 // cross-origin isolated), each thread computes its own.
 
+import { HAS_SHARED_MEMORY, isShared, sharedMemory } from './shared-memory.js';
+
 /** The global through which a new thread's start-up code passes the tables it was given (see the file comment). */
 export const THREAD_TABLES_GLOBAL = 'kestrelThreadTables';
-
-const HAS_SHARED_MEMORY = typeof SharedArrayBuffer === 'function';
 
 type Tables = Record<string, SharedArrayBuffer>;
 
@@ -29,13 +29,12 @@ const made: Tables = {};
  */
 export function threadTable(name: string, bytes: number): { buffer: ArrayBufferLike; fresh: boolean } {
   const given = inherited[name];
-  if (HAS_SHARED_MEMORY && given instanceof SharedArrayBuffer && given.byteLength === bytes) {
+  if (given !== undefined && isShared(given) && given.byteLength === bytes) {
     made[name] = given;
     return { buffer: given, fresh: false };
   }
-  if (!HAS_SHARED_MEMORY) return { buffer: new ArrayBuffer(bytes), fresh: true };
-  const buffer = new SharedArrayBuffer(bytes);
-  made[name] = buffer;
+  const buffer = sharedMemory(bytes);
+  if (HAS_SHARED_MEMORY) made[name] = buffer;
   return { buffer, fresh: true };
 }
 

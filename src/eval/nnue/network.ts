@@ -37,6 +37,8 @@
 // 256/QA^2, so that the output weights may take any QB up to 1024: the sum
 // times 256 / QA + b2 is then the output in units of 1/(QA * QB).
 
+import { sharedMemory } from '../../util/shared-memory.js';
+
 export const NNUE_INPUTS = 768;
 const NNUE_MAGIC = 0x554e4e4b; // "KNNU"
 const NNUE_FORMAT_VERSION = 1;
@@ -146,9 +148,7 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** A copy of bytes in memory that threads can share (a SharedArrayBuffer where the host has one), at offset 0. */
 function copyToShared(bytes: Uint8Array): Uint8Array {
-  const copy = new Uint8Array(
-    typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(bytes.length) : new ArrayBuffer(bytes.length),
-  );
+  const copy = new Uint8Array(sharedMemory(bytes.length));
   copy.set(bytes);
   return copy;
 }

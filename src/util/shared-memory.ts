@@ -1,4 +1,5 @@
-// Memory the searchers of a parallel search share. A SharedArrayBuffer where
+// Memory the threads of the engine share (a parallel search's searchers, the
+// tables and network weights every thread reads). A SharedArrayBuffer where
 // the host offers one (Node.js; a browser page that is cross-origin
 // isolated); elsewhere a plain ArrayBuffer: the engine then searches with one
 // thread, and a flag raised by another thread cannot reach a running search
