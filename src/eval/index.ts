@@ -48,20 +48,8 @@ function base64Length(text: string): number {
 
 /** Decodes base64 text into out (base64Length(text) bytes long). */
 function decodeBase64(text: string, out: Uint8Array): void {
-  const value = new Uint8Array(128);
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-  for (let i = 0; i < 64; i++) value[alphabet.charCodeAt(i)] = i;
-  let o = 0;
-  for (let i = 0; i < text.length; i += 4) {
-    const n =
-      (value[text.charCodeAt(i)] << 18) |
-      (value[text.charCodeAt(i + 1)] << 12) |
-      (value[text.charCodeAt(i + 2)] << 6) |
-      value[text.charCodeAt(i + 3)];
-    if (o < out.length) out[o++] = n >> 16;
-    if (o < out.length) out[o++] = (n >> 8) & 255;
-    if (o < out.length) out[o++] = n & 255;
-  }
+  const bytes = atob(text);
+  for (let i = 0; i < out.length; i++) out[i] = bytes.charCodeAt(i);
 }
 
 let nnue: NnueEvaluator | null = null;
