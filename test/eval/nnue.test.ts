@@ -22,7 +22,7 @@ import {
   outputCentipawns,
 } from '../../src/eval/nnue/network.js';
 import { evaluateReference } from '../../src/eval/nnue/reference.js';
-import { wasmKernelFits } from '../../src/eval/nnue/wasm.js';
+import { laneSumsFit, wasmKernelFits } from '../../src/eval/nnue/wasm.js';
 import { initParams, quantise } from '../../src/train/nnue-model.js';
 import { ALL_FENS, PERFT_FENS, mirrorFen, rng } from './fixtures.js';
 
@@ -115,17 +115,43 @@ describe('NNUE evaluation', () => {
   }
 
   it('the WebAssembly kernel gives exactly the TypeScript numbers on thousands of positions, at several sizes', () => {
-    for (const [hidden, activation] of [8, 64, 256].flatMap((h) => ACTIVATIONS.map((a) => [h, a]))) {
+    for (const [hidden, activation] of [8, 64, 256, 512].flatMap((h) => ACTIVATIONS.map((a) => [h, a]))) {
       const net = randomNetwork(hidden, 2, hidden, activation);
       expect(wasmKernelFits(net)).toBe(true);
       const ts = new NnueEvaluator(net, 'ts');
       const wasm = new NnueEvaluator(net, 'wasm');
+      const pos = new Position();
       for (const fen of ALL_FENS) {
-        const pos = new Position(fen);
+        pos.setFen(fen);
         expect(wasm.evaluate(pos)).toBe(ts.evaluate(pos));
       }
     }
-  }, 60_000);
+  }, 120_000);
+
+  it('the WebAssembly kernel is exact at the largest sums its int32 lanes allow, and is not used beyond them', () => {
+    // Every neuron clamped at QA and every output weight at the limit: the largest sum a lane can get.
+    const saturated = (hidden: number, activation: number, weight: number): Network => {
+      const net = randomNetwork(hidden, 1, 7, activation);
+      net.w1.fill(0);
+      net.b1.fill(net.qa + 100);
+      net.w2.fill(weight);
+      return net;
+    };
+    for (const [hidden, activation, weight] of [
+      [512, ACTIVATION_SCRELU, 128],
+      [512, ACTIVATION_SCRELU, -128],
+      [4096, ACTIVATION_SCRELU_SQUARE_FIRST, 4096],
+      [4096, ACTIVATION_SCRELU_SQUARE_FIRST, -4096],
+    ]) {
+      const net = saturated(hidden, activation, weight);
+      expect(wasmKernelFits(net)).toBe(true);
+      const pos = new Position(ALL_FENS[0]);
+      expect(new NnueEvaluator(net, 'wasm').evaluate(pos)).toBe(new NnueEvaluator(net, 'ts').evaluate(pos));
+    }
+    expect(wasmKernelFits(saturated(1024, ACTIVATION_SCRELU, 128))).toBe(false);
+    expect(wasmKernelFits(saturated(1024, ACTIVATION_SCRELU, 64))).toBe(true);
+    expect(laneSumsFit(520, ACTIVATION_SCRELU, 255, 128)).toBe(false);
+  });
 
   for (const layout of ['none', '8'] as const) {
     it(`a colour-flipped position evaluates the same from the side to move (king buckets ${layout})`, () => {

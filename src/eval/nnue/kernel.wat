@@ -67,7 +67,7 @@
       (br_if $lj (i32.lt_u (local.get $j) (local.get $end)))))
 
   ;; The sum over j < h of clamp(acc[us + j], 0, qa)^2 * w[w2 + j] + clamp(acc[them + j], 0, qa)^2 * w[w2 + h + j],
-  ;; as (v * w) * v: v * w fits int16 for |w| <= 128, and the pairs' sums fit the int32 lanes.
+  ;; as (v * w) * v: v * w fits int16 for |w| <= 128, and the sums fit the int32 lanes for h <= 512 (laneSumsFit).
   (func (export "output") (param $us i32) (param $them i32) (param $w2 i32) (param $h i32) (param $qa i32) (result f64)
     (local $j i32) (local $end i32) (local $sum v128) (local $v v128) (local $zero v128) (local $top v128)
     (local $w2them i32)
@@ -92,7 +92,7 @@
 
   ;; The same sum for activation 2: each clamped value v squared first, (v * v + 128) >> 8 (v * v <= 65025
   ;; fits the lanes as unsigned 16-bit numbers, and so does the + 128), then the pairs' products with the
-  ;; weights summed into int32 lanes (within 2^31 for |w| <= 4096 and h <= 256).
+  ;; weights summed into int32 lanes (wasm.ts laneSumsFit: within 2^31 for |w| <= 4096 and h <= 4096).
   (func (export "outputSquareFirst") (param $us i32) (param $them i32) (param $w2 i32) (param $h i32) (param $qa i32) (result f64)
     (local $j i32) (local $end i32) (local $sum v128) (local $v v128) (local $zero v128) (local $top v128) (local $half v128)
     (local $w2them i32)

@@ -42,15 +42,28 @@ function kernelModule(): WebAssembly.Module | null {
 
 /**
  * Whether the WebAssembly kernel can run this network exactly: SIMD
- * available, at most 256 hidden neurons (the output's int32 lanes), and
- * output weights within ±128 for activation 1 (v * w must fit int16), within
- * ±4096 for activation 2 (the int32 lanes' sums).
+ * available, a hidden size that is a multiple of 8, output weights within
+ * ±128 for activation 1 (v * w must fit int16) and ±4096 for activation 2,
+ * and output sums that fit the kernel's int32 lanes (laneSumsFit).
  */
 export function wasmKernelFits(net: Network): boolean {
-  if (kernelModule() === null || net.hidden > 256 || net.hidden % 8 !== 0) return false;
-  const limit = maxOutputWeight(net.activation);
-  for (let i = 0; i < net.w2.length; i++) if (net.w2[i] > limit || net.w2[i] < -limit) return false;
-  return true;
+  if (kernelModule() === null || net.hidden % 8 !== 0) return false;
+  let largest = 0;
+  for (let i = 0; i < net.w2.length; i++) largest = Math.max(largest, Math.abs(net.w2[i]));
+  return largest <= maxOutputWeight(net.activation) && laneSumsFit(net.hidden, net.activation, net.qa, largest);
+}
+
+/**
+ * Whether the output's int32 lanes hold every possible sum: each of the
+ * four lanes adds h / 2 products (two per dot instruction, one instruction
+ * per perspective for each 8 neurons), each at most the largest activation
+ * (QA², or (QA² + 128) >> 8 squared first) times the largest |weight|. With
+ * QA 255 that allows 512 neurons for activation 1 at weights of 128, and
+ * 4096 (the file format's most) for activation 2 at 4096.
+ */
+export function laneSumsFit(hidden: number, activation: number, qa: number, largestWeight: number): boolean {
+  const activationMax = activation === ACTIVATION_SCRELU_SQUARE_FIRST ? (qa * qa + 128) >> 8 : qa * qa;
+  return (hidden / 2) * activationMax * largestWeight <= 2 ** 31 - 1;
 }
 
 /**
