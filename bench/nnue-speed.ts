@@ -42,20 +42,19 @@ function cpuMs(): number {
   return (user + system) / 1000;
 }
 
-/** One search of position i with evaluation e (0: hand-crafted, k: nets[k - 1]): [nodes, CPU ms, wall ms]. */
-function search(e: number, i: number, d: number): [number, number, number] {
+/** One search of position i with evaluation e (0: hand-crafted, k: nets[k - 1]): [nodes, CPU ms]. */
+function search(e: number, i: number, d: number): [number, number] {
   useNetwork(e === 0 ? null : nets[e - 1].net, kernel);
   searcher.clear();
   control.reset();
   const c0 = cpuMs();
-  const t0 = performance.now();
   searcher.go({
     pos: new Position(BENCH_POSITIONS[i]),
     params: { depth: d, infinite: false, ponder: false, searchmoves: [] },
     options: DEFAULT_SEARCH_OPTIONS,
     control,
   });
-  return [searcher.nodes, cpuMs() - c0, performance.now() - t0];
+  return [searcher.nodes, cpuMs() - c0];
 }
 
 const names = ['hand-crafted', ...nets.map(({ name, net }) => `${name} (2x${net.hidden})`)];
@@ -66,15 +65,15 @@ for (const { net } of nets) {
 console.log(`depth ${depth}, ${rounds} rounds`);
 // Warm-up: every evaluation through every position at a small depth.
 for (let i = 0; i < BENCH_POSITIONS.length; i++) for (let e = 0; e < names.length; e++) search(e, i, Math.min(depth, 7));
-const totals = names.map(() => [0, 0, 0]);
+const totals = names.map(() => [0, 0]);
 const nps = (t: number[]): number => (t[0] * 1000) / t[1];
 for (let r = 0; r < rounds; r++) {
-  const round = names.map(() => [0, 0, 0]);
+  const round = names.map(() => [0, 0]);
   for (let i = 0; i < BENCH_POSITIONS.length; i++) {
     for (let k = 0; k < names.length; k++) {
       const e = (k + r + i) % names.length;
       const result = search(e, i, depth);
-      for (let x = 0; x < 3; x++) {
+      for (let x = 0; x < 2; x++) {
         round[e][x] += result[x];
         totals[e][x] += result[x];
       }
