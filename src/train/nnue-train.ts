@@ -86,9 +86,9 @@ export interface TrainSettings extends Shape, LossSettings {
 export type TrainKernel = 'wasm' | 'ts';
 
 /**
- * The recipe of the built-in network, generation 7 (its record:
- * networks/kestrel-46a24609a963.json; docs/records/networks.md row 37), so
- * that `kestrel train --data data/` makes the next one the same way. Why
+ * The recipe of generation 7 (its record: networks/kestrel-46a24609a963.json;
+ * docs/records/networks.md row 37; the built-in generation 8 is the same at
+ * 28 epochs), so that `kestrel train --data data/` makes the next one the same way. Why
  * each setting is what it is: docs/nnue.md, "Why the recipe is what it is".
  */
 export const DEFAULT_TRAIN_SETTINGS: Omit<TrainSettings, 'data' | 'outDir'> = {
