@@ -36,6 +36,31 @@ export function lowestSquare(lo: number, hi: number): number {
   return lo !== 0 ? lsb32(lo) : 32 + lsb32(hi);
 }
 
+/** Each half of a bitboard without the a-file, and without the h-file. */
+const NOT_FILE_A = ~0x01010101;
+const NOT_FILE_H = ~0x80808080;
+
+/**
+ * Writes the squares the pawns (lo, hi) of `colour` (0 White, moving up the
+ * board; 1 Black) attack to out[at], out[at + 1]: every pawn shifted one
+ * step diagonally forward at once, none off the board's edge.
+ */
+export function pawnAttacks(lo: number, hi: number, colour: number, out: Int32Array, at: number): void {
+  const westLo = lo & NOT_FILE_A;
+  const westHi = hi & NOT_FILE_A;
+  const eastLo = lo & NOT_FILE_H;
+  const eastHi = hi & NOT_FILE_H;
+  if (colour === 0) {
+    // Up the board: west + 7, east + 9.
+    out[at] = (westLo << 7) | (eastLo << 9);
+    out[at + 1] = (westHi << 7) | (westLo >>> 25) | (eastHi << 9) | (eastLo >>> 23);
+  } else {
+    // Down the board: west - 9, east - 7.
+    out[at] = (westLo >>> 9) | (westHi << 23) | (eastLo >>> 7) | (eastHi << 25);
+    out[at + 1] = (westHi >>> 9) | (eastHi >>> 7);
+  }
+}
+
 /** True when square `sq` is in the set (lo, hi). */
 export function hasSquare(lo: number, hi: number, sq: number): boolean {
   return (((sq < 32 ? lo : hi) >>> sq) & 1) !== 0;

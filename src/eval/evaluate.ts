@@ -22,6 +22,7 @@ import {
   SLIDER_ATTACKS,
   bishopIndex,
   lowestSquare,
+  pawnAttacks,
   popcount64,
   rookIndex,
 } from '../board/bitboard.js';
@@ -63,8 +64,6 @@ import { PACKED, unpackEg, unpackMg } from './live-weights.js';
 import { MAX_PHASE } from './psqt.js';
 import { ADJACENT_FILES, AHEAD_RANKS, BESIDE, DISTANCE, FILE_MASK, FORWARD_FILE, KING_ZONE, PASSED_SPAN, SUPPORT_SPAN } from './tables.js';
 
-const FILE_A = 0x01010101;
-const FILE_H = 0x80808080 | 0;
 /** Mobility table offset by piece type. */
 const MOB_OFFSET = Int32Array.of(0, 0, MOB_KNIGHT, MOB_BISHOP, MOB_ROOK, MOB_QUEEN);
 
@@ -401,23 +400,8 @@ function evalWhite(pos: Position): number {
   const occLo = pos.occLo();
   const occHi = pos.occHi();
 
-  // Pawn attacks by shifting every pawn diagonally forward at once.
-  const wpLo = pos.lo(PAWN);
-  const wpHi = pos.hi(PAWN);
-  const wlLo = wpLo & ~FILE_A; // can capture towards the a-file
-  const wlHi = wpHi & ~FILE_A;
-  const wrLo = wpLo & ~FILE_H;
-  const wrHi = wpHi & ~FILE_H;
-  PAWN_ATT[0] = (wlLo << 7) | (wrLo << 9);
-  PAWN_ATT[1] = (wlHi << 7) | (wlLo >>> 25) | (wrHi << 9) | (wrLo >>> 23);
-  const bpLo = pos.lo(8 | PAWN);
-  const bpHi = pos.hi(8 | PAWN);
-  const blLo = bpLo & ~FILE_A;
-  const blHi = bpHi & ~FILE_A;
-  const brLo = bpLo & ~FILE_H;
-  const brHi = bpHi & ~FILE_H;
-  PAWN_ATT[2] = (blLo >>> 9) | (blHi << 23) | (brLo >>> 7) | (brHi << 25);
-  PAWN_ATT[3] = (blHi >>> 9) | (brHi >>> 7);
+  pawnAttacks(pos.lo(PAWN), pos.hi(PAWN), WHITE, PAWN_ATT, 0);
+  pawnAttacks(pos.lo(8 | PAWN), pos.hi(8 | PAWN), BLACK, PAWN_ATT, 2);
 
   sum += evalPieces(pos, kingSq, WHITE, occLo, occHi) - evalPieces(pos, kingSq, BLACK, occLo, occHi);
   sum += pawnTerms(pos, kingSq);

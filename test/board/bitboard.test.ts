@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lsb32, popcount64 } from '../../src/board/bitboard.js';
+import { PAWN_ATTACKS, lsb32, pawnAttacks, popcount64 } from '../../src/board/bitboard.js';
 import { xorshift32 } from '../../src/util/random.js';
 
 /** Set bits counted one at a time. */
@@ -35,6 +35,28 @@ describe('bit counting', () => {
       let i = 0;
       while (((v >>> i) & 1) === 0) i++;
       expect(lsb32(v)).toBe(i);
+    }
+  });
+});
+
+describe('pawnAttacks', () => {
+  it("equals the union of each pawn's own attacks (PAWN_ATTACKS), for both colours and random sets with edge files", () => {
+    const next = xorshift32(7);
+    const out = new Int32Array(2);
+    for (let n = 0; n < 500; n++) {
+      const lo = next() | 0;
+      const hi = next() | 0;
+      for (const colour of [0, 1]) {
+        let wantLo = 0;
+        let wantHi = 0;
+        for (let sq = 0; sq < 64; sq++) {
+          if ((((sq < 32 ? lo : hi) >>> (sq & 31)) & 1) === 0) continue;
+          wantLo |= PAWN_ATTACKS[(colour * 64 + sq) * 2];
+          wantHi |= PAWN_ATTACKS[(colour * 64 + sq) * 2 + 1];
+        }
+        pawnAttacks(lo, hi, colour, out, 0);
+        expect([out[0], out[1]]).toEqual([wantLo, wantHi]);
+      }
     }
   });
 });
