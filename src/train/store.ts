@@ -11,9 +11,13 @@
 // Self-play rows (a numeric seed) form runs: the chunks of one network,
 // seed and settings hold games 0, 1, 2, ... of that run one after another,
 // so the run can be resumed from the store alone.
+//
+// Several writers (two self-play runs, an import) may share a store: each
+// holds the manifest's lock from reading the manifest to writing its row,
+// so that no two chunks get one row number and no row is lost.
 
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { CHUNK_SUFFIX, chunkSummary, packChunk, unpackChunk } from './chunk.js';
 import { indexGames } from './viriformat.js';
@@ -145,7 +149,67 @@ function appendRow(store: string, heading: string, row: ChunkRow): void {
   for (let i = start + 1; i < lines.length && !lines[i].startsWith('## '); i++) if (lines[i].startsWith('|')) last = i;
   if (last === start) throw new Error(`the manifest's '${heading}' section has no table header`);
   lines.splice(last + 1, 0, rowLine(row));
-  writeFileSync(path, lines.join('\n'));
+  // Written whole and renamed, so that a reader (git, data-info) never sees half a manifest.
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, lines.join('\n'));
+  renameSync(temporary, path);
+}
+
+/** The manifest's lock: a file made only if it is not there, holding its writer's process id. */
+export const LOCK = `${MANIFEST}.lock`;
+const LOCK_WAIT_MS = 60_000;
+const LOCK_POLL_MS = 20;
+const LOCK_EMPTY_STALE_MS = 5_000;
+
+/** True while process `pid` runs (on this machine). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Runs fn holding the store's manifest lock. A lock left by a process that
+ * no longer runs (killed mid-write) is taken over; one held by a running
+ * process is waited for, at most waitMs.
+ */
+export function withManifestLock<T>(store: string, fn: () => T, waitMs = LOCK_WAIT_MS): T {
+  const path = join(store, LOCK);
+  const deadline = Date.now() + waitMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      writeFileSync(path, `${process.pid}\n`, { flag: 'wx' });
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    let holder: number;
+    let age: number;
+    try {
+      holder = Number.parseInt(readFileSync(path, 'utf8'), 10);
+      age = Date.now() - statSync(path).mtimeMs;
+    } catch {
+      continue; // released between the two calls
+    }
+    // No id yet: its writer is between making the file and writing to it, or died there.
+    const stale = Number.isInteger(holder) ? !running(holder) : age > LOCK_EMPTY_STALE_MS;
+    if (stale) {
+      rmSync(path, { force: true });
+      continue;
+    }
+    if (Date.now() >= deadline)
+      throw new Error(`the store's manifest is locked by process ${holder} (${path}); remove that file if no process writes to ${store}`);
+    Atomics.wait(pause, 0, 0, LOCK_POLL_MS);
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(path, { force: true });
+  }
 }
 
 /** A self-play run: the games of one network, seed and settings. */
@@ -203,6 +267,10 @@ export function runChunkPath(run: RunKey, first: number, games: number): string 
  * chunk must start where its run's chunks end.
  */
 export function addChunk(store: string, vf: Uint8Array, origin: ChunkOrigin, file: string, heldOut = false): ChunkRow {
+  return withManifestLock(store, () => addChunkLocked(store, vf, origin, file, heldOut));
+}
+
+function addChunkLocked(store: string, vf: Uint8Array, origin: ChunkOrigin, file: string, heldOut: boolean): ChunkRow {
   const manifest = readManifest(store);
   const all = [...manifest.training, ...manifest.heldOut];
   if (all.some((r) => r.file === file)) throw new Error(`the manifest already has a row for ${file}`);

@@ -1,11 +1,22 @@
 // The data store: chunks added with their manifest rows, read back in order,
 // resumed by run, and checked.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readDataFile } from '../../src/train/nnue-data.js';
-import { addChunk, readManifest, restoreRun, runChunkPath, storeFiles, verifyStore } from '../../src/train/store.js';
+import {
+  LOCK,
+  addChunk,
+  readManifest,
+  restoreRun,
+  runChunkPath,
+  storeFiles,
+  verifyStore,
+  withManifestLock,
+} from '../../src/train/store.js';
 import { indexGames } from '../../src/train/viriformat.js';
 import { emptyStore, randomGames } from './fixtures.js';
 import { scratchDir } from '../scratch.js';
@@ -62,6 +73,45 @@ describe('the data store', () => {
     expect(problems).toContain('x/stray.vfc: a chunk with no row in the manifest');
     expect(problems.some((p) => /do not follow on/.test(p))).toBe(true);
   });
+});
+
+describe("the data store's manifest lock", () => {
+  it('waits for a running holder, takes over a dead one, and is released after a failure', () => {
+    const store = emptyStore(scratchDir('kestrel-lock-'));
+    const lock = join(store, LOCK);
+    // This process stands in for another writer that holds the lock.
+    writeFileSync(lock, `${process.pid}\n`);
+    expect(() => withManifestLock(store, () => 1, 100)).toThrow(/locked by process \d+/);
+    // A process that has ended.
+    const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+    writeFileSync(lock, `${dead}\n`);
+    expect(withManifestLock(store, () => readFileSync(lock, 'utf8'), 100)).toBe(`${process.pid}\n`);
+    expect(existsSync(lock)).toBe(false);
+    expect(() =>
+      withManifestLock(store, () => {
+        throw new Error('no');
+      }),
+    ).toThrow('no');
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it('gives chunks added by processes at once a row each, numbered in turn', async () => {
+    const store = emptyStore(scratchDir('kestrel-lock-'));
+    const kestrel = fileURLToPath(new URL('../../dist/kestrel.js', import.meta.url));
+    const writers = 6;
+    const exits = Array.from({ length: writers }, (_, i) => {
+      const games = join(store, `games-${i}.vf`);
+      writeFileSync(games, randomGames(3, 100 + i));
+      const args = ['data-add', games, '--store', store, '--network', 'hce', '--bundle', 'x', '--settings', 'test', '--file', `w/${i}.vfc`];
+      return new Promise<number | null>((done) => spawn(process.execPath, [kestrel, ...args], { stdio: 'ignore' }).on('close', done));
+    });
+    expect(await Promise.all(exits)).toEqual(Array(writers).fill(0));
+    const rows = readManifest(store).training;
+    expect(rows.map((r) => r.id)).toEqual(Array.from({ length: writers }, (_, i) => String(i + 1)));
+    expect(new Set(rows.map((r) => r.file)).size).toBe(writers);
+    expect(verifyStore(store, () => {})).toEqual([]);
+    expect(existsSync(join(store, LOCK))).toBe(false);
+  }, 60_000);
 });
 
 function packAnother(): Uint8Array {
