@@ -6,6 +6,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -z "$(git status --porcelain -- data/)" ] && exit 0
+# The writers' manifest lock (src/train/store.ts), so that no chunk or row
+# is committed half written; when a writer holds it, the next run commits.
+lock=data/README.md.lock
+( set -o noclobber; echo $$ > "$lock" ) 2>/dev/null || exit 0
+trap 'rm -f "$lock"' EXIT
 git add -- data/
 # The new rows: | # | file | network | bundle | seed | settings | first | games | positions | ...
 added=$(git diff --cached -U0 -- data/README.md | grep '^+| ' || true)

@@ -13,7 +13,7 @@
 # the last commit's game. Stop it with SIGINT to fastchess (it saves), and
 # commit config.json as experiments/<name>.fastchess.json.
 set -euo pipefail
-[ $# -ge 3 ] || { sed -n 2,13p "$0" >&2; exit 2; }
+[ $# -ge 3 ] || { sed -n 2,14p "$0" >&2; exit 2; }
 dir=$(mkdir -p "$1" && cd "$1" && pwd)
 srand=$2
 candidate=$(realpath "$3")
@@ -22,32 +22,40 @@ bases=()
 for p in "$@"; do bases+=("$(realpath "$p")"); done
 root=$(cd "$(dirname "$0")/.." && pwd)
 fastchess=${FASTCHESS:-$(command -v fastchess || echo ~/tools/fastchess/fastchess)}
-openings="$root/../shared/data/openings/UHO_4060_v4.epd"
+openings="$(cd "$root/.." && pwd)/shared/data/openings/UHO_4060_v4.epd"
 [ -x "$fastchess" ] || { echo "no fastchess at $fastchess (set FASTCHESS)" >&2; exit 1; }
 [ -f "$openings" ] || { echo "no openings at $openings" >&2; exit 1; }
 name=$(basename "$candidate" .patch)
 save="$root/experiments/$name.fastchess.json"
 
-# bundle <out.js> <patch...>: main with the patches applied, built as one file.
-bundle() {
-  local out=$1 tree
+# bundle <out.js> <patch...>: main with the patches applied, built as one
+# file; its worktree is removed however the build ends.
+bundle() (
+  out=$1
   shift
   tree=$(mktemp -d)
+  trap 'git -C "$root" worktree remove --force "$tree"' EXIT
   git -C "$root" worktree add -q --detach "$tree" HEAD
   for p in "$@"; do git -C "$tree" apply "$p"; done
   ln -s "$root/node_modules" "$tree/node_modules"
-  (cd "$tree" && npm run -s build >/dev/null && node dist/kestrel.js bench 2>&1 | grep 'Nodes searched' | sed "s|^|$(basename "$out"): |")
-  cp "$tree/dist/kestrel.js" "$out"
-  git -C "$root" worktree remove --force "$tree"
-}
+  cd "$tree"
+  npm run -s build >/dev/null
+  echo "$out: $(node dist/kestrel.js bench 2>&1 | grep 'Nodes searched')"
+  cp dist/kestrel.js "$dir/$out.part"
+  mv "$dir/$out.part" "$dir/$out"
+)
 
 cd "$dir"
-[ -f base.js ] || bundle base.js "${bases[@]}"
-[ -f new.js ] || bundle new.js "${bases[@]}" "$candidate"
+echo '{ "type": "module" }' > package.json
+[ -f base.js ] || bundle base.js ${bases[@]+"${bases[@]}"}
+[ -f new.js ] || bundle new.js ${bases[@]+"${bases[@]}"} "$candidate"
 if [ ! -f config.json ] && [ -f "$save" ]; then
-  # The save names the bundles it was started with: the candidate first.
+  # The save names the bundles, openings and games file of the machine it
+  # was started on: the candidate first.
   node -e 'const fs = require("fs"); const c = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
-    c.engines[0].args = "new.js"; c.engines[1].args = "base.js"; fs.writeFileSync("config.json", JSON.stringify(c, null, 2));' "$save"
+    c.engines[0].args = "new.js"; c.engines[1].args = "base.js"; c.opening.file = process.argv[2];
+    c.pgn.file = "games.pgn"; c.config_name = "config.json";
+    fs.writeFileSync("config.json", JSON.stringify(c, null, 2));' "$save" "$openings"
 fi
 if [ -f config.json ]; then exec "$fastchess" -config file=config.json; fi
 exec "$fastchess" \

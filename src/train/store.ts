@@ -17,7 +17,7 @@
 // so that no two chunks get one row number and no row is lost.
 
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { CHUNK_SUFFIX, chunkSummary, packChunk, unpackChunk } from './chunk.js';
 import { indexGames } from './viriformat.js';
@@ -171,10 +171,17 @@ function running(pid: number): boolean {
   }
 }
 
+/** The process id a lock file holds (NaN while its writer has made it but not yet written to it). */
+function lockHolder(path: string): number {
+  return Number.parseInt(readFileSync(path, 'utf8'), 10);
+}
+
 /**
  * Runs fn holding the store's manifest lock. A lock left by a process that
- * no longer runs (killed mid-write) is taken over; one held by a running
- * process is waited for, at most waitMs.
+ * no longer runs (killed mid-write), or by this process's id (a restart
+ * that got the same id: a process takes the lock from one thread only, and
+ * never twice), is taken over; one held by another running process is
+ * waited for, at most waitMs.
  */
 export function withManifestLock<T>(store: string, fn: () => T, waitMs = LOCK_WAIT_MS): T {
   const path = join(store, LOCK);
@@ -190,26 +197,62 @@ export function withManifestLock<T>(store: string, fn: () => T, waitMs = LOCK_WA
     let holder: number;
     let age: number;
     try {
-      holder = Number.parseInt(readFileSync(path, 'utf8'), 10);
+      holder = lockHolder(path);
       age = Date.now() - statSync(path).mtimeMs;
     } catch {
       continue; // released between the two calls
     }
     // No id yet: its writer is between making the file and writing to it, or died there.
-    const stale = Number.isInteger(holder) ? !running(holder) : age > LOCK_EMPTY_STALE_MS;
+    const stale = Number.isInteger(holder) ? holder === process.pid || !running(holder) : age > LOCK_EMPTY_STALE_MS;
     if (stale) {
-      rmSync(path, { force: true });
+      takeOver(path, holder);
       continue;
     }
-    if (Date.now() >= deadline)
-      throw new Error(`the store's manifest is locked by process ${holder} (${path}); remove that file if no process writes to ${store}`);
+    if (Date.now() >= deadline) {
+      const who = Number.isInteger(holder) ? `process ${holder}` : 'a process that has not written its id';
+      throw new Error(`the store's manifest is locked by ${who} (${path}); remove that file if no process writes to ${store}`);
+    }
     Atomics.wait(pause, 0, 0, LOCK_POLL_MS);
   }
   try {
     return fn();
   } finally {
-    rmSync(path, { force: true });
+    // Only our own lock: never one that another process holds after taking ours over.
+    try {
+      if (lockHolder(path) === process.pid) rmSync(path, { force: true });
+    } catch {
+      // already gone
+    }
   }
+}
+
+/**
+ * Removes a stale lock (one holding `stale`). It is moved aside first, which
+ * only one waiter can do: one that finds it moved a fresh lock instead
+ * (another waiter took the stale one over first and locked) puts it back.
+ */
+function takeOver(path: string, stale: number): void {
+  const aside = `${path}.${process.pid}.tmp`;
+  try {
+    renameSync(path, aside);
+  } catch {
+    return; // another waiter moved it first
+  }
+  let moved = Number.NaN;
+  try {
+    moved = lockHolder(aside);
+  } catch {
+    // gone: nothing to put back
+  }
+  const same = Number.isInteger(stale) ? moved === stale : !Number.isInteger(moved);
+  if (!same) {
+    try {
+      linkSync(aside, path);
+    } catch {
+      // the path is taken again: that lock stands
+    }
+  }
+  rmSync(aside, { force: true });
 }
 
 /** A self-play run: the games of one network, seed and settings. */
@@ -334,6 +377,15 @@ export function verifyStore(store: string, log: (line: string) => void): string[
     total.games += row.games;
     total.positions += row.positions;
     total.packed += row.packed;
+  }
+  // Rows are numbered in turn: 1, 2, ... and t1, t2, ...
+  for (const [table, prefix] of [
+    [manifest.training, ''],
+    [manifest.heldOut, 't'],
+  ] as const) {
+    table.forEach((r, i) => {
+      if (r.id !== `${prefix}${i + 1}`) problems.push(`${r.file}: row number ${r.id} where ${prefix}${i + 1} follows`);
+    });
   }
   const listed = new Set(rows.map((r) => r.file));
   for (const file of chunkFiles(store)) if (!listed.has(file)) problems.push(`${file}: a chunk with no row in the manifest`);

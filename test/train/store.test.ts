@@ -72,6 +72,7 @@ describe('the data store', () => {
     expect(problems.some((p) => p.startsWith('x/other.vfc: '))).toBe(true);
     expect(problems).toContain('x/stray.vfc: a chunk with no row in the manifest');
     expect(problems.some((p) => /do not follow on/.test(p))).toBe(true);
+    expect(problems.some((p) => /row number 2 where 1 follows/.test(p))).toBe(true);
   });
 });
 
@@ -79,14 +80,20 @@ describe("the data store's manifest lock", () => {
   it('waits for a running holder, takes over a dead one, and is released after a failure', () => {
     const store = emptyStore(scratchDir('kestrel-lock-'));
     const lock = join(store, LOCK);
-    // This process stands in for another writer that holds the lock.
-    writeFileSync(lock, `${process.pid}\n`);
-    expect(() => withManifestLock(store, () => 1, 100)).toThrow(/locked by process \d+/);
-    // A process that has ended.
-    const dead = spawnSync(process.execPath, ['-e', '']).pid!;
-    writeFileSync(lock, `${dead}\n`);
-    expect(withManifestLock(store, () => readFileSync(lock, 'utf8'), 100)).toBe(`${process.pid}\n`);
-    expect(existsSync(lock)).toBe(false);
+    // A process that runs stands in for another writer that holds the lock.
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    try {
+      writeFileSync(lock, `${other.pid}\n`);
+      expect(() => withManifestLock(store, () => 1, 100)).toThrow(/locked by process \d+/);
+    } finally {
+      other.kill();
+    }
+    // A process that has ended, and this process's own id (left by an earlier process that had it).
+    for (const stale of [spawnSync(process.execPath, ['-e', '']).pid!, process.pid]) {
+      writeFileSync(lock, `${stale}\n`);
+      expect(withManifestLock(store, () => readFileSync(lock, 'utf8'), 100)).toBe(`${process.pid}\n`);
+      expect(existsSync(lock)).toBe(false);
+    }
     expect(() =>
       withManifestLock(store, () => {
         throw new Error('no');
