@@ -2,11 +2,22 @@
 // reductions: killer moves and counter-moves, the butterfly history (side,
 // from, to), continuation history (a quiet move after a given earlier move)
 // and capture history. Cutoffs reward the move that caused them and punish
-// the moves tried before it.
+// the moves tried before it. The opponent's quiet move that led to a node
+// learns from the node too: from how the static evaluation swung across it,
+// and when every move of the node failed low (it was a good move).
 
 import type { Position } from '../board/position.js';
 import { CASTLE, EN_PASSANT, MAX_PLY, PAWN, moveKind, moveTo } from '../board/types.js';
-import { HISTORY_AGE_SHIFT, HISTORY_BONUS_MAX, HISTORY_BONUS_OFFSET, HISTORY_BONUS_SLOPE, HISTORY_MAX } from './params.js';
+import {
+  EVAL_GAIN_HISTORY_MAX,
+  EVAL_GAIN_HISTORY_SCALE,
+  FAIL_LOW_HISTORY_SHARE,
+  HISTORY_AGE_SHIFT,
+  HISTORY_BONUS_MAX,
+  HISTORY_BONUS_OFFSET,
+  HISTORY_BONUS_SLOPE,
+  HISTORY_MAX,
+} from './params.js';
 
 /** A move's continuation key: the piece that moves and its destination, piece * 64 + to (0..1023). */
 const CONT_KEYS = 16 * 64;
@@ -27,6 +38,13 @@ function isCapture(pos: Position, move: number): boolean {
 /** Captures and promotions: the moves quiescence search looks at. */
 export function isNoisy(pos: Position, move: number): boolean {
   return moveKind(move) >= 4 || isCapture(pos, move);
+}
+
+/** The move that led to pos if it was a quiet one (not a capture, a promotion or a null move), else 0. */
+export function priorQuietMove(pos: Position): number {
+  if (pos.ply === 0) return 0;
+  const move = pos.stackMove[pos.ply - 1];
+  return moveKind(move) < 4 && pos.stackCaptured[pos.ply - 1] === 0 ? move : 0;
 }
 
 /** Index into captureHist of a noisy move in pos, before it is played: piece * 512 + to * 8 + victim type. */
@@ -82,11 +100,23 @@ export class MoveHistory {
     return pos.board[to] * 64 + to;
   }
 
-  /** A quiet move caused a beta cutoff: remember it, and punish the quiets tried before it. */
+  /** A quiet move caused a beta cutoff: it becomes this ply's first killer and the counter-move to the last move. */
+  rememberRefutation(pos: Position, move: number, ply: number): void {
+    if (this.killers[ply * 2] !== move) {
+      this.killers[ply * 2 + 1] = this.killers[ply * 2];
+      this.killers[ply * 2] = move;
+    }
+    const cs = this.counterSlot(pos);
+    if (cs >= 0) this.counters[cs] = move;
+  }
+
+  /**
+   * A quiet move caused a beta cutoff at this depth: it gains butterfly and
+   * continuation history, the quiets tried before it lose as much.
+   */
   updateQuietCutoff(
     pos: Position,
     move: number,
-    ply: number,
     depth: number,
     tried: Int32Array,
     triedStart: number,
@@ -94,12 +124,6 @@ export class MoveHistory {
     cont1: number,
     cont2: number,
   ): void {
-    if (this.killers[ply * 2] !== move) {
-      this.killers[ply * 2 + 1] = this.killers[ply * 2];
-      this.killers[ply * 2] = move;
-    }
-    const cs = this.counterSlot(pos);
-    if (cs >= 0) this.counters[cs] = move;
     const bonus = historyBonus(depth);
     const base = pos.side * 4096;
     this.updateHistory(base + (move & 4095), bonus);
@@ -110,6 +134,31 @@ export class MoveHistory {
       this.updateHistory(base + (q & 4095), -bonus);
       this.updateCont(cont1, cont2, contKey(pos, q), -bonus);
     }
+  }
+
+  /**
+   * The opponent's quiet move `prior` (priorQuietMove) led to a static
+   * evaluation of evalNow for the side to move, from evalBefore for the
+   * opponent: its butterfly history gains the opponent's gain, -(evalNow +
+   * evalBefore) times EVAL_GAIN_HISTORY_SCALE, within ±EVAL_GAIN_HISTORY_MAX.
+   */
+  updatePriorEvalGain(pos: Position, prior: number, evalNow: number, evalBefore: number): void {
+    const gain = 0 - EVAL_GAIN_HISTORY_SCALE * (evalNow + evalBefore); // (0 - x, not -x: never -0)
+    const bonus = gain < -EVAL_GAIN_HISTORY_MAX ? -EVAL_GAIN_HISTORY_MAX : gain > EVAL_GAIN_HISTORY_MAX ? EVAL_GAIN_HISTORY_MAX : gain | 0;
+    this.updateHistory((pos.side ^ 1) * 4096 + (prior & 4095), bonus);
+  }
+
+  /**
+   * Every move of this node (at this depth) failed low: the opponent's quiet
+   * move `prior` that led here, continuation key priorKey, was a good one.
+   * It gains butterfly history and continuation history after the moves
+   * before it (prior1, prior2: the continuation keys of the moves one and two
+   * plies before it, or NO_CONT).
+   */
+  updatePriorFailLow(pos: Position, prior: number, depth: number, priorKey: number, prior1: number, prior2: number): void {
+    const bonus = (historyBonus(depth) * FAIL_LOW_HISTORY_SHARE) | 0;
+    this.updateHistory((pos.side ^ 1) * 4096 + (prior & 4095), bonus);
+    this.updateCont(prior1, prior2, priorKey, bonus);
   }
 
   /**

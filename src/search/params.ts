@@ -11,6 +11,8 @@ export const ASPIRATION_MIN_DEPTH = 4;
 export const ASPIRATION_DELTA = 25;
 /** After each failure the half-width is multiplied by this (rounded down). [1.2, 3] */
 export const ASPIRATION_GROWTH = 1.5;
+/** After each fail high the window's next search is a ply shallower, at most this many plies in all. [0, 3] */
+export const ASPIRATION_FAIL_HIGH_PLIES_MAX = 2;
 
 // --- Time management -------------------------------------------------------------
 /** Moves the remaining clock is divided by when the GUI gives no movestogo. [15, 60] */
@@ -82,10 +84,12 @@ export const LMP_NOT_IMPROVING_DIVISOR = 2;
 export const FUTILITY_BASE = 100;
 /** ...plus this per ply of depth left. [40, 200] */
 export const FUTILITY_MARGIN = 100;
+/** ...unless the move's history (butterfly plus continuations) is at least this. [2000, 20000] */
+export const FUTILITY_HISTORY_LIMIT = 12000;
 /** SEE pruning: a quiet move may lose at most this per ply of depth by static exchange. [20, 150] */
 export const SEE_QUIET_MARGIN = 60;
-/** SEE pruning: a capture may lose at most this per ply of depth. [50, 200] */
-export const SEE_NOISY_MARGIN = 100;
+/** SEE pruning: a capture may lose at most this times the depth left squared. [10, 60] */
+export const SEE_NOISY_MARGIN = 25;
 /** Late-move reductions: base of the table LMR_BASE + ln(depth) ln(moveNumber) / LMR_DIVISOR. [0, 1.5] */
 export const LMR_BASE = 0.75;
 /** Late-move reductions: divisor of the table. [1.5, 3.5] */
@@ -106,6 +110,8 @@ export const LMR_TT_NOISY_PLIES = 1;
 export const LMR_GIVES_CHECK_PLIES = 1;
 /** Quiescence delta pruning: a capture whose victim plus this cannot reach alpha is skipped, centipawns. [50, 400] */
 export const DELTA_MARGIN = 200;
+/** Quiescence futility: when stand pat plus this is at most alpha, only captures that win material are searched. [50, 300] */
+export const QS_FUTILITY_MARGIN = 150;
 
 // --- Singular extensions -----------------------------------------------------------
 /** Singular extensions from this depth on. [6, 10] */
@@ -134,6 +140,18 @@ export const HISTORY_BONUS_SLOPE = 300;
 export const HISTORY_BONUS_OFFSET = 250;
 /** (see HISTORY_BONUS_SLOPE) [1000, 4000] */
 export const HISTORY_BONUS_MAX = 2500;
+/** A cutoff at a node whose static eval was at or below alpha (a surprise) teaches the histories as if this many plies deeper. [0, 2] */
+export const HISTORY_LOW_EVAL_PLIES = 1;
+/** Up to this depth, a cutoff by the first quiet move tried teaches the quiet histories nothing (killers still learn it). [0, 3] */
+export const HISTORY_SKIP_MAX_DEPTH = 1;
+/** The opponent's quiet move gains butterfly history of this times its side's static-eval gain (-(ours + its before)). [0, 30] */
+export const EVAL_GAIN_HISTORY_SCALE = 10;
+/** (see EVAL_GAIN_HISTORY_SCALE) that bonus or malus is at most this. [200, 3000] */
+export const EVAL_GAIN_HISTORY_MAX = 1200;
+/** When every move of a node fails low, the opponent's quiet move that led there gains this share of a cutoff's bonus. [0.25, 2.5] */
+export const FAIL_LOW_HISTORY_SHARE = 1;
+/** ...from this depth on. [1, 6] */
+export const FAIL_LOW_HISTORY_MIN_DEPTH = 3;
 /** Capture history adds its value shifted right by this to a capture's ordering score. [1, 5] */
 export const CAPTURE_HISTORY_SHIFT = 3;
 /** Most valuable victim: a capture's ordering score has the victim's exchange value times this. [2, 16] */

@@ -2,8 +2,9 @@
 // principal variation search, aspiration windows, a transposition table and
 // quiescence search, plus the selectivity of modern engines (null move,
 // futility and late-move pruning, late-move reductions, singular
-// extensions) and a static evaluation corrected by what searches of the
-// pawn structure found (correction.ts). MTD(f) is offered as an alternative
+// extensions, upcoming repetitions by cuckoo tables) and a static
+// evaluation corrected by what searches of the pawn structure found
+// (correction.ts). MTD(f) is offered as an alternative
 // at the root (options.driver 'mtdf': each iteration converges by
 // null-window searches instead of one aspiration window). The Monte Carlo
 // drivers live beside it (driver.ts chooses, mcts/mcts.ts searches): they use a
@@ -18,6 +19,7 @@
 // each helper is a Searcher in a worker of its own over the same table.
 
 import { popcount64 } from '../board/bitboard.js';
+import { upcomingRepetition } from '../board/cuckoo.js';
 import { givesCheck as moveGivesCheck } from '../board/gives-check.js';
 import { generateMoves, isPseudoLegal } from '../board/movegen.js';
 import type { Position } from '../board/position.js';
@@ -28,7 +30,7 @@ import { evaluate } from '../eval/index.js';
 import { TablebaseRoot, type TablebaseUse } from '../syzygy/root.js';
 import { PROBE_FAILED, type Tablebases } from '../syzygy/tablebases.js';
 import { CorrectionHistory } from './correction.js';
-import { MoveHistory, NO_CONT, contKey, isNoisy } from './history.js';
+import { MoveHistory, NO_CONT, contKey, isNoisy, priorQuietMove } from './history.js';
 import { type SearchControl, waitWhileInfinite } from './control.js';
 import {
   type GoParams,
@@ -466,15 +468,21 @@ export class Searcher implements MctsHost {
       alpha = Math.max(-INFINITE, previous - delta);
       beta = Math.min(INFINITE, previous + delta);
     }
+    // After a fail high the next try searches a little shallower: the move
+    // that failed high is usually good enough, and the full depth comes back
+    // with the next iteration (or the next fail low).
+    let failHighs = 0;
     for (;;) {
-      const score = this.search(alpha, beta, depth, 0, false);
+      const score = this.search(alpha, beta, Math.max(1, depth - failHighs), 0, false);
       if (this.stopped) return score;
       if (score <= alpha) {
         beta = (alpha + beta) >> 1;
         alpha = Math.max(-INFINITE, score - delta);
+        failHighs = 0;
         this.reportBound(depth, pvIndex, score, 'upper');
       } else if (score >= beta) {
         beta = Math.min(INFINITE, score + delta);
+        if (failHighs < P.ASPIRATION_FAIL_HIGH_PLIES_MAX) failHighs++;
         this.reportBound(depth, pvIndex, score, 'lower');
       } else {
         return score;
@@ -601,6 +609,11 @@ export class Searcher implements MctsHost {
       if (this.isDraw() && !(pos.halfmove >= 100 && inCheck && generateMoves(pos, this.moves, ply * MAX_MOVES, false) === ply * MAX_MOVES))
         return 0;
       if (ply >= MAX_PLY - 2) return inCheck ? 0 : evaluate(pos);
+      // A move back to an earlier position is a draw (0) that the side to move can choose.
+      if (alpha < 0 && upcomingRepetition(pos)) {
+        alpha = 0;
+        if (alpha >= beta) return alpha;
+      }
       // Mate-distance pruning: no line from here can beat a mate already found closer to the root.
       alpha = Math.max(alpha, -MATE + ply);
       beta = Math.min(beta, MATE - ply - 1);
@@ -675,7 +688,15 @@ export class Searcher implements MctsHost {
       staticEval = this.correction.correct(pos, rawEval);
     }
     this.staticEval[ply] = staticEval;
-    const improving = !inCheck && ply >= 2 && this.staticEval[ply - 2] !== NO_EVAL && staticEval > this.staticEval[ply - 2];
+    // The opponent's quiet move that led here learns from how the static eval swung across it.
+    if (ply >= 1 && staticEval !== NO_EVAL && this.staticEval[ply - 1] !== NO_EVAL && excluded === 0) {
+      const prior = priorQuietMove(pos);
+      if (prior !== 0) this.history.updatePriorEvalGain(pos, prior, staticEval, this.staticEval[ply - 1]);
+    }
+    // Improving: better than at our previous move, or, if we were in check then, at the one before.
+    const before =
+      ply >= 2 && this.staticEval[ply - 2] !== NO_EVAL ? this.staticEval[ply - 2] : ply >= 4 ? this.staticEval[ply - 4] : NO_EVAL;
+    const improving = !inCheck && before !== NO_EVAL && staticEval > before;
     // The pruning below judges the node by an estimate of its score (scoreEstimate).
     const estimate = inCheck ? staticEval : scoreEstimate(ttBound, ttScore, staticEval);
 
@@ -726,12 +747,17 @@ export class Searcher implements MctsHost {
           // Futility: a quiet move cannot lift a hopeless static eval above
           // alpha, unless it gives check. Alpha only rises, so every later
           // quiet move is futile too.
-          if (!inCheck && estimate + P.FUTILITY_BASE + P.FUTILITY_MARGIN * depth <= alpha) {
+          // A move with a strong history is spared: it may be the exception.
+          if (
+            !inCheck &&
+            estimate + P.FUTILITY_BASE + P.FUTILITY_MARGIN * depth <= alpha &&
+            this.history.historyOf(pos.side, move, contKey(pos, move), cont1, cont2) < P.FUTILITY_HISTORY_LIMIT
+          ) {
             picker.stopSorting();
             if (!moveGivesCheck(pos, move)) continue;
           }
           if (!seeGE(pos, move, -P.SEE_QUIET_MARGIN * depth)) continue;
-        } else if (picker.exchange <= 0 && !seeGE(pos, move, -P.SEE_NOISY_MARGIN * depth)) {
+        } else if (picker.exchange <= 0 && !seeGE(pos, move, -P.SEE_NOISY_MARGIN * depth * depth)) {
           continue;
         }
       }
@@ -767,12 +793,13 @@ export class Searcher implements MctsHost {
       moveCount++;
       if (!noisy && quietCount < QUIETS_KEPT) this.quietsTried[quietBase + quietCount++] = move;
       else if (noisy && noisyCount < NOISIES_KEPT) this.noisyTried[ply * NOISIES_KEPT + noisyCount++] = move;
-      // Check extension: do not let a forcing sequence vanish past the horizon.
-      const newDepth = depth - 1 + (extension !== 0 ? extension : givesCheck ? 1 : 0);
+      // No extension for giving check (the reductions still spare checks).
+      const newDepth = depth - 1 + extension;
 
       let score: number;
       if (moveCount === 1) {
-        score = 0 - this.search(0 - beta, 0 - alpha, newDepth, ply + 1, false);
+        // Expected node types alternate: the first child of an expected cut node is expected to fail low, and back.
+        score = 0 - this.search(0 - beta, 0 - alpha, newDepth, ply + 1, !isPv && !cutNode);
       } else {
         // Late-move reductions: later moves in a well-ordered list are searched shallower first.
         let r = 0;
@@ -795,8 +822,15 @@ export class Searcher implements MctsHost {
           if (isRoot) this.iterationBest = move;
           this.updatePv(ply, move);
           if (score >= beta) {
-            if (!noisy) this.history.updateQuietCutoff(pos, move, ply, depth, this.quietsTried, quietBase, quietCount, cont1, cont2);
-            this.history.updateCaptureCutoff(pos, noisy ? move : 0, depth, this.noisyTried, ply * NOISIES_KEPT, noisyCount);
+            // A cutoff the static eval did not expect teaches more; the first quiet move near the leaves
+            // teaches no quiet history (killer and counter-move only).
+            const historyDepth = depth + (staticEval !== NO_EVAL && staticEval <= alpha ? P.HISTORY_LOW_EVAL_PLIES : 0);
+            if (!noisy) {
+              this.history.rememberRefutation(pos, move, ply);
+              if (quietCount > 1 || depth > P.HISTORY_SKIP_MAX_DEPTH)
+                this.history.updateQuietCutoff(pos, move, historyDepth, this.quietsTried, quietBase, quietCount, cont1, cont2);
+            }
+            this.history.updateCaptureCutoff(pos, noisy ? move : 0, historyDepth, this.noisyTried, ply * NOISIES_KEPT, noisyCount);
             break;
           }
           alpha = score;
@@ -807,6 +841,15 @@ export class Searcher implements MctsHost {
     if (picker.generated === 0) return inCheck ? -MATE + ply : 0;
     // Every move was excluded (MultiPV / searchmoves) or pruned.
     if (moveCount === 0) return isRoot ? -INFINITE : alpha;
+    // Every move failed low: the opponent's quiet move that led here was a good one.
+    if (bestMove === 0 && !isRoot && excluded === 0 && depth >= P.FAIL_LOW_HISTORY_MIN_DEPTH) {
+      const prior = priorQuietMove(pos);
+      if (prior !== 0) {
+        const before1 = ply >= 2 ? this.contAt[ply - 2] : NO_CONT;
+        const before2 = ply >= 3 ? this.contAt[ply - 3] : NO_CONT;
+        this.history.updatePriorFailLow(pos, prior, depth, cont1, before1, before2);
+      }
+    }
     if (bestScore < tbFloor) bestScore = tbFloor;
     else if (bestScore > tbCeiling) bestScore = tbCeiling;
     if (!(isRoot && this.rootExcludedCount > 0) && excluded === 0)
@@ -966,6 +1009,11 @@ export class Searcher implements MctsHost {
     this.pvLength[ply] = ply;
     if (this.stopped || !this.countNode(ply)) return 0;
     if (pos.halfmove >= 100 || pos.isRepetition()) return 0;
+    // As in search(); not at a Monte Carlo leaf (ply 0), whose value is the position's own.
+    if (ply > 0 && alpha < 0 && upcomingRepetition(pos)) {
+      alpha = 0;
+      if (alpha >= beta) return alpha;
+    }
 
     const inCheck = pos.inCheck();
     if (ply >= MAX_PLY - 2) return inCheck ? 0 : evaluate(pos);
@@ -1004,6 +1052,7 @@ export class Searcher implements MctsHost {
     picker.init(pos, ttMove, false, ply, ply >= 1 ? this.contAt[ply - 1] : NO_CONT, ply >= 2 ? this.contAt[ply - 2] : NO_CONT, !inCheck);
     const alphaOrig = alpha;
     let bestMove = 0;
+    const futilityBase = inCheck ? NO_EVAL : standPat + P.QS_FUTILITY_MARGIN;
     for (let move = picker.nextMove(); move !== 0; move = picker.nextMove()) {
       if (!inCheck) {
         // The picker puts the captures that lose material last: from here on all of them do.
@@ -1015,6 +1064,11 @@ export class Searcher implements MctsHost {
         if (kind < PROMO_KNIGHT && standPat + SEE_VALUE[victim] + P.DELTA_MARGIN <= alpha) continue;
         // Captures that lose material by static exchange are not worth resolving.
         if (picker.exchange === 0 && !seeGE(pos, move, 0)) continue;
+        // Far below alpha, a capture that only trades evenly cannot reach it either.
+        if (futilityBase <= alpha && !seeGE(pos, move, 1)) {
+          if (futilityBase > bestScore) bestScore = futilityBase;
+          continue;
+        }
       }
       this.contAt[ply] = contKey(pos, move);
       pos.makeMove(move);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { moveToUci, parseUciMove } from '../../src/board/notation.js';
 import { Position } from '../../src/board/position.js';
 import { MAX_MOVES } from '../../src/board/types.js';
-import { MoveHistory, NO_CONT, contKey } from '../../src/search/history.js';
+import { MoveHistory, NO_CONT, contKey, priorQuietMove } from '../../src/search/history.js';
 import { MovePicker } from '../../src/search/movepick.js';
 
 /** Every move the picker gives for pos, in order, as UCI strings. */
@@ -38,8 +38,7 @@ describe('move picker', () => {
   it('tries killers before other quiet moves', () => {
     const pos = new Position(fen);
     const history = new MoveHistory();
-    const tried = new Int32Array(64);
-    history.updateQuietCutoff(pos, move(pos, 'd2h6'), 3, 4, tried, 0, 0, NO_CONT, NO_CONT);
+    history.rememberRefutation(pos, move(pos, 'd2h6'), 3);
     const order = pickOrder(history, pos, 0, 3);
     expect(order.indexOf('d2h6')).toBe(1); // after the winning capture d2d5
   });
@@ -68,7 +67,7 @@ describe('move picker', () => {
     const ke8 = contKey(black, move(black, 'd8e8'));
     const tried = new Int32Array(64);
     const reply = move(pos, 'b2b6');
-    for (let i = 0; i < 4; i++) history.updateQuietCutoff(pos, reply, 5, 6, tried, 0, 0, kc7, NO_CONT);
+    for (let i = 0; i < 4; i++) history.updateQuietCutoff(pos, reply, 6, tried, 0, 0, kc7, NO_CONT);
     history.killers.fill(0);
     history.counters.fill(0);
     history.history.fill(0);
@@ -86,12 +85,39 @@ describe('move picker', () => {
     const b = move(pos, 'e1f2');
     tried[0] = b;
     tried[1] = a;
-    for (let i = 0; i < 1000; i++) history.updateQuietCutoff(pos, a, 1, 20, tried, 0, 2, 5, 7);
+    for (let i = 0; i < 1000; i++) history.updateQuietCutoff(pos, a, 20, tried, 0, 2, 5, 7);
     let largest = 0;
     for (const v of history.contHist) largest = Math.max(largest, Math.abs(v));
     for (const v of history.history) largest = Math.max(largest, Math.abs(v));
     expect(largest).toBeLessThanOrEqual(16384);
     expect(history.historyOf(pos.side, a, contKey(pos, a), 5, 7)).toBeGreaterThan(40000);
     expect(history.historyOf(pos.side, b, contKey(pos, b), 5, 7)).toBeLessThan(-40000);
+  });
+
+  it("teaches the opponent's quiet move that led to a node: from the eval's swing, and when every move fails low", () => {
+    const pos = new Position(fen);
+    const history = new MoveHistory();
+    const quiet = move(pos, 'd2h6');
+    const key = contKey(pos, quiet);
+    const slot = pos.side * 4096 + (quiet & 4095);
+    pos.makeMove(quiet);
+    expect(priorQuietMove(pos)).toBe(quiet);
+    // Black's eval -50 after white's +20 before: white gained 30 centipawns by the move.
+    history.updatePriorEvalGain(pos, quiet, -50, 20);
+    expect(history.history[slot]).toBeGreaterThan(0);
+    history.history.fill(0);
+    history.updatePriorEvalGain(pos, quiet, 50, -20);
+    expect(history.history[slot]).toBeLessThan(0);
+    history.history.fill(0);
+    history.updatePriorFailLow(pos, quiet, 6, key, 5, NO_CONT);
+    expect(history.history[slot]).toBeGreaterThan(0);
+    expect(history.historyOf(pos.side ^ 1, quiet, key, 5, NO_CONT)).toBeGreaterThan(history.history[slot]);
+    pos.unmakeMove();
+    // Captures and promotions are not quiet moves; nor is a null move.
+    pos.makeMove(move(pos, 'd2d5'));
+    expect(priorQuietMove(pos)).toBe(0);
+    pos.unmakeMove();
+    pos.makeNullMove();
+    expect(priorQuietMove(pos)).toBe(0);
   });
 });
