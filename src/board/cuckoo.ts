@@ -17,7 +17,7 @@
 // must cancel out (their pieces stand where they stood), else our moves
 // alone cannot undo the difference.
 
-import { BETWEEN } from './bitboard.js';
+import { BETWEEN, BISHOP_RAYS, KING_ATTACKS, KNIGHT_ATTACKS, ROOK_RAYS, hasSquare } from './bitboard.js';
 import type { Position } from './position.js';
 import { BISHOP, KING, KNIGHT, ROOK, makePiece } from './types.js';
 import { ZOBRIST_PIECE, ZOBRIST_WHITE_TO_MOVE_HI, ZOBRIST_WHITE_TO_MOVE_LO } from './zobrist.js';
@@ -40,16 +40,15 @@ function slot2(lo: number): number {
   return (lo >>> 16) & (CUCKOO_SIZE - 1);
 }
 
-/** Whether a piece of this type on an empty board moves from square a to square b. */
+/** Whether a piece of this type on an empty board moves from square a to square b (the board's own attack tables). */
 function reaches(type: number, a: number, b: number): boolean {
-  const df = Math.abs((a & 7) - (b & 7));
-  const dr = Math.abs((a >> 3) - (b >> 3));
-  const straight = df === 0 || dr === 0;
-  const diagonal = df === dr;
-  if (type === KNIGHT) return df * dr === 2;
-  if (type === KING) return Math.max(df, dr) === 1;
-  if (type === BISHOP) return diagonal;
+  const i = a * 2;
+  if (type === KNIGHT) return hasSquare(KNIGHT_ATTACKS[i], KNIGHT_ATTACKS[i + 1], b);
+  if (type === KING) return hasSquare(KING_ATTACKS[i], KING_ATTACKS[i + 1], b);
+  const straight = hasSquare(ROOK_RAYS[i], ROOK_RAYS[i + 1], b);
+  const diagonal = hasSquare(BISHOP_RAYS[i], BISHOP_RAYS[i + 1], b);
   if (type === ROOK) return straight;
+  if (type === BISHOP) return diagonal;
   return straight || diagonal; // queen
 }
 
